@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// vietmap-sim: an offline simulator of VietMap's REST APIs plus a contract-test suite.
+///
+/// Layers (each a target; arrows are the only allowed dependencies):
+///   CMicroHTTPD → HTTPServer            (HTTP transport, no VietMap knowledge)
+///   CSQLite → SQLiteStore               (SQLite wrapper)
+///   TextFolding                         (diacritic/đ folding shared by import and search)
+///   SQLiteStore, TextFolding → Dataset  (schema, importers, dataset location/caching)
+///   SQLiteStore, TextFolding → Search   (autocomplete over a dataset file)
+///   JSON                                (ordered JSON values, serializer, parser)
+///   Polyline                            (Google encoded polyline codec)
+///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
+///   VietMapClient                       (the reference client models, Foundation only)
+///   vietmap-sim                         (thin CLI)
+let package = Package(
+    name: "vietmap-sim",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vietmap-sim", targets: ["vietmap-sim"]),
+        .library(name: "VietMapClient", targets: ["VietMapClient"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "TextFolding"),
+        .target(name: "JSON"),
+        .target(name: "Polyline"),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding"]),
+        .target(name: "DefaultData", resources: [.copy("Resources/data")]),
+        .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
+        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding"]),
+        .target(name: "VietMapClient"),
+        .executableTarget(name: "vietmap-sim",
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "PolylineTests", dependencies: ["Polyline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore"]),
+        .testTarget(name: "VietMapAPITests",
+                    dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "VietMapClient", "JSON"]),
+    ]
+)

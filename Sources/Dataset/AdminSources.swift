@@ -1,0 +1,107 @@
+import Foundation
+
+// Decodable shapes of the administrative-unit inputs (see DefaultData's data/SOURCES.md).
+
+struct Units2025File: Decodable {
+    struct Province: Decodable {
+        let code: String, name: String, nameEn: String?, fullName: String
+        let wards: [Ward]?
+        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Wards" }
+    }
+    struct Ward: Decodable {
+        let code: String, name: String, nameEn: String?, fullName: String
+        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
+    }
+    let provinces: [Province]
+    init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
+}
+
+struct UnitsPre2025File: Decodable {
+    struct Province: Decodable {
+        let code: String, name: String, nameEn: String?, fullName: String
+        let districts: [District]?
+        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", districts = "District" }
+    }
+    struct District: Decodable {
+        let code: String, name: String, nameEn: String?, fullName: String
+        let wards: [Ward]?
+        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Ward" }
+    }
+    struct Ward: Decodable {
+        let code: String, name: String, nameEn: String?, fullName: String
+        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
+    }
+    let provinces: [Province]
+    init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
+}
+
+struct MappingNewToOldFile: Decodable {
+    struct Link: Decodable {
+        let oldID: String, type: String?
+        enum CodingKeys: String, CodingKey { case oldID = "old_id", type }
+    }
+    struct Ward: Decodable {
+        let id: String, name: String?, merges: [Link]?
+        enum CodingKeys: String, CodingKey { case id = "level2_id", name, merges }
+    }
+    struct Province: Decodable {
+        let id: String, merges: [Link]?, wards: [Ward]?
+        enum CodingKeys: String, CodingKey { case id = "level1_id", merges, wards = "level2s" }
+    }
+    let data: [Province]
+}
+
+struct MappingOldToNewFile: Decodable {
+    struct Split: Decodable {
+        let newID: String, name: String?
+        enum CodingKeys: String, CodingKey { case newID = "new_id", name }
+    }
+    struct Ward: Decodable {
+        let id: String, splits: [Split]?
+        enum CodingKeys: String, CodingKey { case id = "level3_id", splits }
+    }
+    struct Province: Decodable {
+        let id: String, splits: [Split]?, wards: [Ward]?
+        enum CodingKeys: String, CodingKey { case id = "level1_id", splits, wards = "level3s" }
+    }
+    let data: [Province]
+}
+
+enum JSONInput {
+    /// Decodes `url` as `T`; any failure becomes one line naming the file and the JSON path.
+    static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw DatasetError.missing(url) }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw DatasetError.malformed(url, nil, describe(error))
+        } catch {
+            throw DatasetError.malformed(url, nil, "invalid JSON: \(error)")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "top level" : text
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\(($0 as NSError).userInfo[NSDebugDescriptionErrorKey] ?? $0))" } ?? ""
+            if context.codingPath.isEmpty { return "invalid JSON: \(context.debugDescription)\(underlying)" }
+            return "at \(path(context.codingPath)): \(context.debugDescription)\(underlying)"
+        case .keyNotFound(let key, let context):
+            return "at \(path(context.codingPath)): missing key \"\(key.stringValue)\""
+        case .typeMismatch(let type, let context):
+            return "at \(path(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "at \(path(context.codingPath)): expected \(type), found null"
+        @unknown default:
+            return "invalid JSON: \(error)"
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import SQLiteStore
+import TextFolding
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds a dataset (see ``DatasetSchema``) from input files, atomically.
+///
+/// Each input's kind is detected from its content (``InputKind``); a directory input stands
+/// for the recognisable files inside it. The database is written to a temporary file next
+/// to `output` in one transaction and renamed over `output` only when complete: on any
+/// error the temporary file is removed and an existing `output` is left untouched.
+///
+/// For example:
+/// ```swift
+/// let report = try DatasetBuilder().build(inputs: DefaultData.inputFiles, output: url)
+/// print(report)
+/// ```
+public struct DatasetBuilder: Sendable {
+    public init() {}
+
+    /// - Parameters:
+    ///   - inputs: files (or directories of files) to import, in order.
+    ///   - output: the database file to create or replace.
+    /// - Returns: what was imported.
+    /// - Throws: ``DatasetError`` with a one-line description naming the file (and row or line).
+    public func build(inputs: [URL], output: URL) throws -> DatasetBuildReport {
+        try build(inputs: inputs, output: output, fingerprint: nil)
+    }
+
+    func build(inputs rawInputs: [URL], output: URL, fingerprint precomputed: String?) throws -> DatasetBuildReport {
+        let started = Date()
+        let (inputs, skippedInDirectories) = try Self.expand(rawInputs)
+        let kinds = try inputs.map { try InputKind.detect($0) }
+        let fingerprint = try precomputed ?? DatasetFingerprint.compute(inputs: inputs)
+        var report = DatasetBuildReport(output: output, fingerprint: fingerprint)
+        if skippedInDirectories > 0 { report.notes.append("\(skippedInDirectories) unrecognised files in input directories skipped") }
+
+        // 1. Administrative units, mapping, centroids.
+        let admin = AdminRegistry()
+        var records: [Int] = Array(repeating: 0, count: inputs.count)
+        for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
+            switch kind {
+            case .units2025JSON:
+                let before = admin.newProvinces.count + admin.newWards.count
+                try admin.loadUnits2025(url)
+                records[index] = admin.newProvinces.count + admin.newWards.count - before
+            case .unitsPre2025JSON:
+                let before = admin.oldProvinces.count + admin.oldDistricts.count + admin.oldWards.count
+                try admin.loadUnitsPre2025(url)
+                records[index] = admin.oldProvinces.count + admin.oldDistricts.count + admin.oldWards.count - before
+            case .mappingNewToOldJSON:
+                let before = admin.newToOld.count
+                try admin.loadNewToOld(url)
+                records[index] = admin.newToOld.count - before
+            case .mappingOldToNewJSON:
+                let before = admin.oldToNew.count
+                try admin.loadOldToNew(url)
+                records[index] = admin.oldToNew.count - before
+            case .centroidCSV:
+                let before = admin.wardCentroids.count + admin.provinceCentroids.count
+                try admin.loadCentroids(url)
+                records[index] = admin.wardCentroids.count + admin.provinceCentroids.count - before
+            default:
+                break
+            }
+        }
+        report.notes += admin.reconcileMappingCodes()
+        report.notes += admin.assignCoordinates()
+        for (present, what) in [(admin.hasUnits2025, "2025 units JSON"), (admin.hasUnitsPre2025, "pre-2025 units JSON"),
+                                (admin.hasNewToOld, "new→old mapping JSON"), (admin.hasOldToNew, "old→new mapping JSON"),
+                                (admin.hasCentroids, "unit centroid CSV")] where !present {
+            report.notes.append("no \(what) among the inputs: addresses and coordinates that need it are incomplete")
+        }
+
+        // 2. Places from CSV, then POIs from OSM XML that no CSV gave.
+        var places = PlaceSources()
+        var osmNodes: [(index: Int, url: URL, nodes: [OSMXMLReader.POINode])] = []
+        for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
+            switch kind {
+            case .poiCSV: records[index] = try places.loadPOIs(url)
+            case .streetCSV: records[index] = try places.loadStreets(url)
+            case .addressCSV: records[index] = try places.loadAddresses(url)
+            case .osmXML:
+                let (pois, _) = try OSMXMLReader.readPOIs(url)
+                osmNodes.append((index, url, pois))
+            case .osmPBF:
+                report.notes.append("\(url.lastPathComponent): OSM PBF accepted but not imported yet (roads come with the routing importer)")
+            default: break
+            }
+        }
+        for (index, url, nodes) in osmNodes {
+            let result = places.addOSMNodes(nodes, admin: admin)
+            records[index] = nodes.count
+            report.notes.append("\(url.lastPathComponent): \(nodes.count) named POI nodes, \(result.added) added, \(result.present) already from CSV, \(result.outside) outside every ward bbox")
+        }
+        if places.duplicateKeys > 0 { report.notes.append("\(places.duplicateKeys) duplicate place keys skipped (first occurrence kept)") }
+        if places.mergedStreetSpellings > 0 { report.notes.append("\(places.mergedStreetSpellings) street rows merged with another spelling of the same street in the same ward") }
+        if places.skippedUnnamed > 0 { report.notes.append("\(places.skippedUnnamed) rows without a name skipped") }
+        report.inputs = zip(zip(inputs, kinds), records).map { DatasetBuildReport.Input(url: $0.0, kind: $0.1, records: $1) }
+
+        // 3. Old-format codes for every ordinary place.
+        let resolver = OldCodeResolver(admin: admin, references: places.pois)
+        for index in places.pois.indices { resolver.resolve(&places.pois[index]) }
+        for index in places.streets.indices { resolver.resolve(&places.streets[index]) }
+        for index in places.addresses.indices { resolver.resolve(&places.addresses[index]) }
+        for place in places.pois + places.streets + places.addresses {
+            report.oldCodeSources[place.oldSource, default: 0] += 1
+            if place.oldDistrictFromData && place.oldSource != .data { report.oldDistrictFromData += 1 }
+        }
+
+        // 4. Write, atomically.
+        try Self.writeAtomically(to: output) { path in
+            try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint).write(into: &report)
+        }
+        report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Files of `inputs`, with directories replaced by their recognisable files (sorted).
+    static func expand(_ inputs: [URL]) throws -> ([URL], skipped: Int) {
+        var files: [URL] = []
+        var skipped = 0
+        for url in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw DatasetError.missing(url) }
+            if !isDirectory.boolValue { files.append(url); continue }
+            let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+            var found: [URL] = []
+            while let item = enumerator?.nextObject() as? URL {
+                guard (try? item.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                if (try? InputKind.detect(item)) != nil { found.append(item) } else { skipped += 1 }
+            }
+            files += found.sorted { $0.path < $1.path }
+        }
+        return (files, skipped)
+    }
+
+    /// Runs `body` on a temporary path in `output`'s directory, then renames it over `output`.
+    /// On any error the temporary file is removed and `output` is untouched.
+    static func writeAtomically(to output: URL, _ body: (String) throws -> Void) throws {
+        let directory = output.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DatasetError(.output, file: output.path, "output directory does not exist")
+        }
+        let temp = directory.appendingPathComponent(".\(output.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
+        var done = false
+        defer {
+            if !done {
+                for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temp.path + suffix) }
+            }
+        }
+        try body(temp.path)
+        // Flush to disk before the rename makes the file visible under its final name.
+        if let handle = FileHandle(forUpdatingAtPath: temp.path) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
+        guard rename(temp.path, output.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DatasetError(.output, file: output.path, "cannot move the finished dataset into place: \(reason)")
+        }
+        done = true
+    }
+}

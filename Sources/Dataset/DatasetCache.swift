@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Locates — and builds on first use — the default dataset in a per-user cache.
+///
+/// The file is `<cache>/default-<fingerprint>.sqlite`, where the fingerprint
+/// (``DatasetFingerprint``) covers the inputs' names, sizes and contents and the
+/// schema/builder versions. A present file whose `meta.source_fingerprint` matches is
+/// reused; otherwise it is built to a temporary file and renamed into place, so two
+/// processes building at once both end with a complete file (the last rename wins).
+///
+/// Cache directory: `cacheDirectory`, else `$VIETMAP_SIM_CACHE`, else
+/// `$XDG_CACHE_HOME/vietmap-sim`, else `~/.cache/vietmap-sim`.
+public enum DatasetCache {
+    /// The cache directory chosen from the environment.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["VIETMAP_SIM_CACHE"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("vietmap-sim", isDirectory: true)
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".cache/vietmap-sim", isDirectory: true)
+    }
+
+    /// The path of the default dataset for `inputs`, building it if needed.
+    /// - Throws: ``DatasetError`` if an input is bad or the cache directory is unusable.
+    public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil) throws -> URL {
+        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory).url
+    }
+
+    /// Like ``ensureDefault(inputs:cacheDirectory:)``, also returning the build report when
+    /// this call had to build (nil when the cached file was reused).
+    public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
+        let (files, _) = try DatasetBuilder.expand(inputs)
+        let fingerprint = try DatasetFingerprint.compute(inputs: files)
+        let directory = cacheDirectory ?? defaultDirectory()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DatasetError(.output, file: directory.path, "cannot create the cache directory: \(error.localizedDescription)")
+        }
+        let url = directory.appendingPathComponent("default-\(fingerprint).sqlite")
+        if isValid(url, fingerprint: fingerprint) { return (url, nil) }
+        let report = try DatasetBuilder().build(inputs: files, output: url, fingerprint: fingerprint)
+        pruneStale(in: directory, keeping: url.lastPathComponent)
+        return (url, report)
+    }
+
+    static func isValid(_ url: URL, fingerprint: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: url.path),
+              let info = try? DatasetInfo.read(path: url.path) else { return false }
+        return info.sourceFingerprint == fingerprint && info.schemaVersion == DatasetSchema.schemaVersion
+    }
+
+    /// Best effort: removes other `default-*.sqlite` files (older fingerprints; a process
+    /// still reading one keeps its open file) and temporary files older than an hour.
+    static func pruneStale(in directory: URL, keeping current: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for name in names where name != current {
+            let path = directory.appendingPathComponent(name).path
+            if name.hasPrefix("default-") && name.hasSuffix(".sqlite") {
+                unlink(path)
+            } else if name.hasPrefix(".default-") && name.hasSuffix(".tmp"),
+                      let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date,
+                      modified < hourAgo {
+                unlink(path)
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A failure while importing or locating a dataset. `description` is always one line that
+/// names the file (and the row or line where it applies), e.g.
+/// `hcmc_pois_osm2018.csv: row 17 (line 18): expected 25 columns, found 24`.
+public struct DatasetError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, as a category callers can switch on.
+    public enum Code: Sendable, Equatable {
+        case missingInput
+        case unrecognisedInput
+        case malformedInput
+        case output
+        case database
+    }
+
+    public let code: Code
+    /// The file concerned (last path component is used in the message), if any.
+    public let file: String?
+    /// Location inside the file: "row 17 (line 18)", "line 3", "at [0].Wards[2].Code"…
+    public let location: String?
+    public let message: String
+
+    public init(_ code: Code, file: String?, location: String? = nil, _ message: String) {
+        self.code = code
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        if let location { parts.append(location) }
+        parts.append(message)
+        return DatasetError.oneLine(parts.joined(separator: ": "))
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isNewline }).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+
+    static func missing(_ url: URL) -> DatasetError {
+        DatasetError(.missingInput, file: url.path, "no such file")
+    }
+
+    static func malformed(_ url: URL, _ location: String?, _ message: String) -> DatasetError {
+        DatasetError(.malformedInput, file: url.lastPathComponent, location: location, message)
+    }
+}
+
+extension DatasetError: LocalizedError {
+    public var errorDescription: String? { description }
+}

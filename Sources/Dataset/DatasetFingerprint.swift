@@ -1,0 +1,60 @@
+import Foundation
+
+/// 64-bit FNV-1a, for fingerprints (not for security).
+struct FNV1a64 {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var hash = value
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* Self.prime
+        }
+        value = hash
+    }
+
+    mutating func update(_ text: String) {
+        var copy = text
+        copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+        update(UInt8(0))  // separator, so ("ab","c") ≠ ("a","bc")
+    }
+
+    mutating func update(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* Self.prime
+    }
+
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// The fingerprint of a set of inputs: FNV-1a 64 over the schema and builder versions and,
+/// for each input in order, its file name, size and full content. Any change to an input
+/// or to the import logic (via ``DatasetSchema/builderVersion``) changes it.
+public enum DatasetFingerprint {
+    /// - Returns: 16 lower-case hex digits.
+    /// - Throws: ``DatasetError`` `.missingInput` if an input cannot be read.
+    public static func compute(inputs: [URL]) throws -> String {
+        var hash = FNV1a64()
+        hash.update("vietmap-sim dataset")
+        hash.update("schema \(DatasetSchema.schemaVersion)")
+        hash.update("builder \(DatasetSchema.builderVersion)")
+        for url in inputs {
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DatasetError.missing(url) }
+            defer { try? handle.close() }
+            var size = 0
+            var content = FNV1a64()
+            while true {
+                guard let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
+                size += chunk.count
+                chunk.withUnsafeBytes { content.update($0) }
+            }
+            hash.update(url.lastPathComponent)
+            hash.update("\(size)")
+            hash.update(content.hex)
+        }
+        return hash.hex
+    }
+}

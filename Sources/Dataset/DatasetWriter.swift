@@ -1,0 +1,144 @@
+import Foundation
+import SQLiteStore
+import TextFolding
+
+/// Writes the loaded units and places into a fresh database file (one transaction,
+/// prepared statements), then the FTS index and `meta`.
+struct DatasetWriter {
+    let path: String
+    let admin: AdminRegistry
+    let places: PlaceSources
+    let inputs: [URL]
+    let fingerprint: String
+
+    /// Folded text of several strings, exact duplicates and empties dropped.
+    static func folded(_ parts: [String]) -> String {
+        var seen = Set<String>()
+        var out: [String] = []
+        for part in parts where !part.isEmpty {
+            let key = TextFolding.fold(part)
+            if !key.isEmpty && seen.insert(key).inserted { out.append(key) }
+        }
+        return out.joined(separator: " ")
+    }
+
+    func write(into report: inout DatasetBuildReport) throws {
+        do {
+            try writeDatabase(into: &report)
+        } catch let error as SQLiteError {
+            throw DatasetError(.database, file: URL(fileURLWithPath: report.output.path).lastPathComponent, error.description)
+        }
+    }
+
+    private func writeDatabase(into report: inout DatasetBuildReport) throws {
+        let db = try Database(path: path, mode: .create)
+        // A fresh private temp file: no journal needed, it is renamed into place only when complete.
+        try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
+        try db.execute(DatasetSchema.ddl)
+
+        try db.transaction {
+            let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
+            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
+            var nextID: Int64 = 1
+
+            func addPlace(key: String, kind: DatasetSchema.PlaceKind, scheme: Int, name: String, hsNum: String, street: String,
+                          categories: String, lat: Double, lng: Double, importance: Double,
+                          codes: (Int, Int, Int, Int, Int), ftsName: String, ftsAddress: String) throws {
+                try insertPlace.bind(.integer(nextID), .text(key), .integer(Int64(kind.rawValue)), .integer(Int64(scheme)),
+                                     .text(name), .text(hsNum), .text(street), .text(categories), .real(lat), .real(lng),
+                                     .real(importance), .integer(Int64(codes.0)), .integer(Int64(codes.1)),
+                                     .integer(Int64(codes.2)), .integer(Int64(codes.3)), .integer(Int64(codes.4)))
+                try insertPlace.run()
+                try insertFTS.bind(.integer(nextID), .text(ftsName), .text(ftsAddress))
+                try insertFTS.run()
+                report.placeCounts[kind, default: 0] += 1
+                nextID += 1
+            }
+
+            // Administrative units: admin_unit rows and searchable places, sorted by (scheme, level, code).
+            let groups: [([Int: AdminUnitRecord], Double)] = [
+                (admin.newProvinces, 1.0), (admin.newWards, 0.7),
+                (admin.oldProvinces, 0.95), (admin.oldDistricts, 0.85), (admin.oldWards, 0.6),
+            ]
+            for (units, importance) in groups {
+                for code in units.keys.sorted() {
+                    let unit = units[code]!
+                    try insertUnit.bind(.integer(Int64(unit.scheme.rawValue)), .integer(Int64(unit.level.rawValue)), .integer(Int64(code)),
+                                        .text(unit.name), .text(unit.prefix), .text(unit.fullName),
+                                        .integer(Int64(unit.level == .ward && unit.scheme == .old ? unit.districtCode : 0)),
+                                        .integer(Int64(unit.provinceCode)), .real(unit.lat), .real(unit.lng))
+                    try insertUnit.run()
+                    var codes = (0, 0, 0, 0, 0)  // new_ward, new_province, old_ward, old_district, old_province
+                    var parents: [String] = []
+                    switch (unit.scheme, unit.level) {
+                    case (.new, .province): codes.1 = code
+                    case (.new, _):
+                        codes = (code, unit.provinceCode, 0, 0, 0)
+                        parents = [admin.newProvinces[unit.provinceCode]?.fullName ?? ""]
+                    case (.old, .province): codes.4 = code
+                    case (.old, .district):
+                        codes = (0, 0, 0, code, unit.provinceCode)
+                        parents = [admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                    case (.old, .ward):
+                        codes = (0, 0, code, unit.districtCode, unit.provinceCode)
+                        parents = [admin.oldDistricts[unit.districtCode]?.fullName ?? "", admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                    }
+                    try addPlace(key: "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(code)", kind: .admin, scheme: unit.scheme.rawValue,
+                                 name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
+                                 importance: importance, codes: codes,
+                                 ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parents))
+                    switch (unit.scheme, unit.level) {
+                    case (.new, .province): report.adminCounts.newProvinces += 1
+                    case (.new, _): report.adminCounts.newWards += 1
+                    case (.old, .province): report.adminCounts.oldProvinces += 1
+                    case (.old, .district): report.adminCounts.oldDistricts += 1
+                    case (.old, .ward): report.adminCounts.oldWards += 1
+                    }
+                }
+            }
+
+            // Ordinary places.
+            for place in places.pois + places.streets + places.addresses {
+                var streetPart = ""
+                if place.kind == .poi { streetPart = [place.hsNum, place.street].filter { !$0.isEmpty }.joined(separator: " ") }
+                let newAddress = Self.folded([streetPart, admin.newWards[place.newWard]?.fullName ?? "",
+                                              admin.newProvinces[place.newProvince]?.fullName ?? ""])
+                let oldAddress = Self.folded([admin.oldWards[place.oldWard]?.fullName ?? "",
+                                              admin.oldDistricts[place.oldDistrict]?.fullName ?? "",
+                                              admin.oldProvinces[place.oldProvince]?.fullName ?? ""])
+                try addPlace(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
+                             categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
+                             codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
+                             ftsName: Self.folded([place.name] + place.aliases),
+                             ftsAddress: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "))
+            }
+
+            // Meta.
+            let insertMeta = try db.prepare("INSERT INTO meta(key, value) VALUES (?,?)")
+            func meta(_ key: String, _ value: String) throws { try insertMeta.bind(.text(key), .text(value)); try insertMeta.run() }
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            try meta(DatasetSchema.MetaKey.schemaVersion, "\(DatasetSchema.schemaVersion)")
+            try meta(DatasetSchema.MetaKey.builderVersion, "\(DatasetSchema.builderVersion)")
+            try meta(DatasetSchema.MetaKey.sourceFingerprint, fingerprint)
+            try meta(DatasetSchema.MetaKey.builtAt, formatter.string(from: Date()))
+            try meta(DatasetSchema.MetaKey.sources, inputs.map(\.lastPathComponent).joined(separator: ","))
+            try meta(DatasetSchema.MetaKey.attribution, DatasetSchema.attribution)
+            try meta(DatasetSchema.MetaKey.placeCount, "\(nextID - 1)")
+            for kind in DatasetSchema.PlaceKind.allCases { try meta(DatasetSchema.MetaKey.count(kind), "\(report.placeCounts[kind] ?? 0)") }
+            let a = report.adminCounts
+            for (scheme, level, count) in [(DatasetSchema.Scheme.new, DatasetSchema.Level.province, a.newProvinces), (.new, .ward, a.newWards),
+                                           (.old, .province, a.oldProvinces), (.old, .district, a.oldDistricts), (.old, .ward, a.oldWards)] {
+                try meta(DatasetSchema.MetaKey.adminCount(scheme: scheme, level: level), "\(count)")
+            }
+            try meta(DatasetSchema.MetaKey.oldCodesFromData, "\(report.oldCodesFromData)")
+            try meta(DatasetSchema.MetaKey.oldCodesDerived, "\(report.oldCodesDerived)")
+        }
+        // Merge the FTS b-trees into one: smaller file, faster queries.
+        try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")
+        // Statistics for the planner: without them a join of place_fts with place filtered on
+        // kind probes the FTS index once per place row (seconds instead of milliseconds).
+        try db.execute("ANALYZE")
+    }
+}

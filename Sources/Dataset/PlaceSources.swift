@@ -1,0 +1,164 @@
+import Foundation
+import TextFolding
+
+/// Reads the place CSVs into `PlaceRecord`s, keyed by stable source keys; a key seen twice
+/// (the same OSM object in two inputs) keeps its first occurrence.
+struct PlaceSources {
+    var pois: [PlaceRecord] = []
+    var streets: [PlaceRecord] = []
+    var addresses: [PlaceRecord] = []
+    private var keyIndex: [String: (DatasetSchema.PlaceKind, Int)] = [:]
+    var duplicateKeys = 0
+    var mergedStreetSpellings = 0
+    var skippedUnnamed = 0
+
+    func contains(key: String) -> Bool { keyIndex[key] != nil }
+
+    private mutating func append(_ record: PlaceRecord) {
+        if keyIndex[record.key] != nil { duplicateKeys += 1; return }
+        switch record.kind {
+        case .poi: keyIndex[record.key] = (.poi, pois.count); pois.append(record)
+        case .street: keyIndex[record.key] = (.street, streets.count); streets.append(record)
+        case .address: keyIndex[record.key] = (.address, addresses.count); addresses.append(record)
+        case .admin: break
+        }
+    }
+
+    private static let latRange: ClosedRange<Double> = -90...90
+    private static let lngRange: ClosedRange<Double> = -180...180
+
+    private static func osmKey(_ row: CSVTable.Row) throws -> String {
+        let type = row["osm_type"].trimmingCharacters(in: .whitespaces)
+        let id = row["osm_id"].trimmingCharacters(in: .whitespaces)
+        guard ["node", "way", "relation"].contains(type) else { throw row.error("osm_type must be node, way or relation, found '\(type.prefix(20))'") }
+        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
+            throw row.error("osm_id is not numeric: '\(id.prefix(40))'")
+        }
+        return "\(type)/\(id)"
+    }
+
+    /// Returns the number of rows read.
+    mutating func loadPOIs(_ url: URL) throws -> Int {
+        let table = try CSVTable(url: url, required: InputKind.csvColumns.first { $0.0 == .poiCSV }!.1)
+        var rows = 0
+        while let row = try table.next() {
+            rows += 1
+            let key = "poi:" + (try Self.osmKey(row))
+            let lat = try row.double("lat", in: Self.latRange), lng = try row.double("lng", in: Self.lngRange)
+            let newWard = try row.code("ward2025_code"), newProvince = try row.code("province2025_code")
+            let oldWard = try row.optionalCode("old_ward_code") ?? 0
+            let oldDistrict = try row.optionalCode("old_district_code") ?? 0
+            let name = row.text("name")
+            guard !name.isEmpty else { skippedUnnamed += 1; continue }
+            let nameEn = row.text("name_en"), nameVi = row.text("name_vi")
+            let category = row["category"].trimmingCharacters(in: .whitespaces)
+            let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
+            var record = PlaceRecord(
+                key: key, kind: .poi, name: name, lat: lat, lng: lng,
+                importance: POIImportance.importance(category: category, hasWebsite: !row["website"].isEmpty,
+                                                     hasEnglishName: hasEnglish, hasWikipedia: !row["wikipedia"].isEmpty),
+                newWard: newWard, newProvince: newProvince)
+            record.hsNum = row.text("addr_housenumber")
+            record.street = row.text("addr_street")
+            record.categories = category.isEmpty ? CategoryCodes.fallbackCode : CategoryCodes.code(forOSM: category)
+            record.oldWard = oldWard
+            record.oldDistrict = oldDistrict
+            record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
+            append(record)
+        }
+        return rows
+    }
+
+    mutating func loadStreets(_ url: URL) throws -> Int {
+        let table = try CSVTable(url: url, required: InputKind.csvColumns.first { $0.0 == .streetCSV }!.1)
+        var rows = 0
+        var folded: [String: Int] = [:]  // key → index in `streets` for this and earlier files
+        for (index, street) in streets.enumerated() { folded[street.key] = index }
+        while let row = try table.next() {
+            rows += 1
+            let lat = try row.double("rep_lat", in: Self.latRange), lng = try row.double("rep_lng", in: Self.lngRange)
+            let newWard = try row.code("ward2025_code"), newProvince = try row.code("province2025_code")
+            let wayCount = try row.int("way_count", default: 1)
+            let name = row.text("name")
+            let foldedName = TextFolding.fold(name)
+            guard !foldedName.isEmpty else { skippedUnnamed += 1; continue }
+            let highway = row["highway"].trimmingCharacters(in: .whitespaces)
+            var record = PlaceRecord(
+                key: "street:\(newWard):\(foldedName)", kind: .street, name: name, lat: lat, lng: lng,
+                importance: StreetImportance.importance(highway: highway, wayCount: wayCount),
+                newWard: newWard, newProvince: newProvince)
+            record.street = name
+            record.aliases = [row.text("name_en"), row.text("old_name"), name.withoutStreetPrefix ?? ""].filter { !$0.isEmpty }
+            if let existing = folded[record.key] {
+                // Same street in the same ward spelled differently ("Hẻm 5"/"Hem 5", "Hòa"/"Hoà"):
+                // one place; keep the spelling with more diacritics, then the more important one.
+                mergedStreetSpellings += 1
+                let old = streets[existing]
+                if Self.accentScore(name) > Self.accentScore(old.name)
+                    || (Self.accentScore(name) == Self.accentScore(old.name) && record.importance > old.importance) {
+                    record.aliases += old.aliases
+                    streets[existing] = record
+                } else {
+                    streets[existing].aliases += record.aliases
+                }
+                continue
+            }
+            folded[record.key] = streets.count
+            append(record)
+        }
+        return rows
+    }
+
+    private static func accentScore(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 0 : 1) }
+    }
+
+    mutating func loadAddresses(_ url: URL) throws -> Int {
+        let table = try CSVTable(url: url, required: InputKind.csvColumns.first { $0.0 == .addressCSV }!.1)
+        var rows = 0
+        while let row = try table.next() {
+            rows += 1
+            let key = "addr:" + (try Self.osmKey(row))
+            let lat = try row.double("lat", in: Self.latRange), lng = try row.double("lng", in: Self.lngRange)
+            let newWard = try row.code("ward2025_code"), newProvince = try row.code("province2025_code")
+            let hsNum = row.text("housenumber"), street = row.text("street")
+            let name = [hsNum, street].filter { !$0.isEmpty }.joined(separator: " ")
+            guard !name.isEmpty else { skippedUnnamed += 1; continue }
+            var record = PlaceRecord(key: key, kind: .address, name: name, lat: lat, lng: lng, importance: 0.3,
+                                     newWard: newWard, newProvince: newProvince)
+            record.hsNum = hsNum
+            record.street = street
+            append(record)
+        }
+        return rows
+    }
+
+    /// Adds POIs from OSM XML nodes whose key no CSV gave; the ward is the nearest ward
+    /// centroid whose bbox contains the point. Returns (added, already present, outside every ward).
+    mutating func addOSMNodes(_ nodes: [OSMXMLReader.POINode], admin: AdminRegistry) -> (added: Int, present: Int, outside: Int) {
+        var added = 0, present = 0, outside = 0
+        for node in nodes {
+            let key = "poi:node/\(node.id)"
+            if keyIndex[key] != nil { present += 1; continue }
+            guard let ward = admin.newWard(containing: node.lat, node.lng) else { outside += 1; continue }
+            let name = TextFolding.clean(node.tags["name"] ?? "")
+            guard !name.isEmpty else { continue }
+            let nameEn = TextFolding.clean(node.tags["name:en"] ?? "")
+            let nameVi = TextFolding.clean(node.tags["name:vi"] ?? "")
+            let website = node.tags["website"] ?? node.tags["contact:website"] ?? ""
+            let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
+            var record = PlaceRecord(
+                key: key, kind: .poi, name: name, lat: node.lat, lng: node.lng,
+                importance: POIImportance.importance(category: node.category, hasWebsite: !website.isEmpty,
+                                                     hasEnglishName: hasEnglish, hasWikipedia: node.tags["wikipedia"] != nil),
+                newWard: ward.ward, newProvince: ward.province)
+            record.hsNum = TextFolding.clean(node.tags["addr:housenumber"] ?? "")
+            record.street = TextFolding.clean(node.tags["addr:street"] ?? "")
+            record.categories = CategoryCodes.code(forOSM: node.category)
+            record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
+            append(record)
+            added += 1
+        }
+        return (added, present, outside)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The input files embedded in the package (`Resources/data`, a copy of the project's seed
+/// data: OSM extracts of Ho Chi Minh City and Hanoi's Hoàn Kiếm, and Vietnam's administrative
+/// units of both schemes with the old↔new mapping). Licences and sources: `data/SOURCES.md`.
+///
+/// For example:
+/// ```swift
+/// let url = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles)
+/// ```
+public enum DefaultData {
+    /// The embedded `data` directory.
+    public static var directory: URL {
+        if let url = Bundle.module.url(forResource: "data", withExtension: nil) { return url }
+        return Bundle.module.bundleURL.appendingPathComponent("data", isDirectory: true)
+    }
+
+    /// File extensions of importable inputs.
+    static let inputExtensions: Set<String> = ["csv", "json", "osm", "pbf"]
+
+    /// Every importable input file (CSV, JSON, OSM XML, OSM PBF), sorted by path inside `data`.
+    public static var inputFiles: [URL] {
+        files { inputExtensions.contains($0.pathExtension.lowercased()) }
+    }
+
+    /// Licence and source notices that must accompany data built from the inputs.
+    public static var noticeFiles: [URL] {
+        files { $0.lastPathComponent.hasPrefix("LICENSE") || $0.lastPathComponent == "SOURCES.md" }
+    }
+
+    private static func files(matching predicate: (URL) -> Bool) -> [URL] {
+        let root = directory.standardizedFileURL
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var result: [URL] = []
+        while let url = enumerator.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, predicate(url) else { continue }
+            result.append(url)
+        }
+        return result.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A response to an `HTTPRequest`.
+///
+/// `Content-Length` and `Date` are added by the server. An explicit `Content-Length`
+/// header is sent verbatim instead of the computed one (a fault-injection tool); when it
+/// differs from the body size the server also sends `Connection: close`.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
+    public var transport: TransportBehaviour
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(),
+                transport: TransportBehaviour = .normal) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.transport = transport
+    }
+
+    /// A JSON response: sets `Content-Type: application/json; charset=utf-8`.
+    public static func json(_ data: Data, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: data)
+    }
+
+    /// A plain-text response: sets `Content-Type: text/plain; charset=utf-8`.
+    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+    }
+
+    /// The small JSON error body the server layer itself uses (413, 414):
+    /// `{"code":"INVALID_REQUEST","message":"…"}`. `message` must not need JSON escaping.
+    static func serverError(status: Int, message: String) -> HTTPResponse {
+        json(Data(#"{"code":"INVALID_REQUEST","message":"\#(message)"}"#.utf8), status: status)
+    }
+}

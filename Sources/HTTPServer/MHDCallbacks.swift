@@ -1,0 +1,131 @@
+import CMicroHTTPD
+import Foundation
+
+// The C callbacks registered with libmicrohttpd. They are file-scope functions (a
+// capturing @convention(c) closure crashes the Swift 6 compiler); state travels through
+// the `cls` / `con_cls` pointers as Unmanaged references.
+
+/// MHD_OPTION_URI_LOG_CALLBACK: called once per request with the raw target, before the
+/// access handler. The returned context becomes `*con_cls` (one retain, released in
+/// `requestCompleted`). This is the only place MHD shows the query string losslessly.
+func uriLogged(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+               _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let cls, let uri, let connection else { return nil }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let context = RequestContext(core: core, connection: connection, rawTarget: uri)
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
+/// MHD_OPTION_NOTIFY_COMPLETED: the request is over (answered, failed or the daemon is
+/// stopping). Releases the context created by `uriLogged`.
+func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                      _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                      _ reason: MHD_RequestTerminationCode) {
+    guard let conCls, let raw = conCls.pointee else { return }
+    conCls.pointee = nil
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+    context.complete()
+}
+
+/// The MHD access handler. MHD calls it (on the connection's thread):
+/// 1. once when the headers are in (`*upload_data_size == 0`): only checks limits, so the
+///    answer comes later and the connection stays keep-alive;
+/// 2. once per body piece (`*upload_data_size > 0`): accumulate and mark consumed;
+/// 3. once when the request is complete: run the handler;
+/// 4. again after a suspended request is resumed: queue the response `send` stored.
+func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                   _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                   _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                   _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                   _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let connection, let conCls, let raw = conCls.pointee, let uploadDataSize else { return .NO }
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+    let limits = context.core.configuration
+
+    if !context.headersSeen {
+        context.headersSeen = true
+        if context.targetByteCount > limits.maxURLLength {
+            context.rejection = .serverError(status: 414, message: "request URI too long")
+        } else if let declared = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
+                  declared > limits.maxBodyBytes {
+            // Answer before the body is sent (MHD then closes the connection).
+            context.markResponding()
+            return queue(.serverError(status: 413, message: "request body too large"), for: context)
+        }
+        return .YES
+    }
+
+    let pieceSize = uploadDataSize.pointee
+    if pieceSize > 0 {
+        uploadDataSize.pointee = 0
+        guard context.rejection == nil else { return .YES }  // discard
+        guard context.body.count + pieceSize <= limits.maxBodyBytes else {
+            // A body without Content-Length (chunked) grew too large. MHD 0.9.75 refuses to
+            // queue a response mid-upload, so the rest is read and discarded, and the 413
+            // goes out when the request is complete.
+            context.body = Data()
+            context.rejection = .serverError(status: 413, message: "request body too large")
+            return .YES
+        }
+        if let uploadData {
+            context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: pieceSize)
+        }
+        return .YES
+    }
+
+    if context.dispatched {
+        guard let response = context.takeResumedResponse() else { return .NO }
+        return queue(response, for: context)
+    }
+    context.dispatched = true
+
+    if let rejection = context.rejection {
+        context.markResponding()
+        return queue(rejection, for: context)
+    }
+
+    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", target: context.target,
+                              headers: requestHeaders(connection), body: context.body)
+    if context.queryHadInvalidUTF8, request.queryError == nil {
+        request.query = QueryParameters()
+        request.queryError = .invalidUTF8(component: request.rawQuery)
+    }
+    context.body = Data()
+
+    context.beginHandling()
+    context.core.handler(request, ResponseHandle(context: context))
+    switch context.finishHandling() {
+    case .respond(let response):
+        return queue(response, for: context)
+    case .suspended:
+        return .YES
+    case .close:
+        return .NO
+    }
+}
+
+private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
+    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+}
+
+/// Collects the request headers in the order received.
+private func requestHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
+    let collector = HeaderCollector()
+    withExtendedLifetime(collector) {
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader,
+                                      Unmanaged.passUnretained(collector).toOpaque())
+    }
+    return collector.headers
+}
+
+private final class HeaderCollector {
+    var headers = HTTPHeaders()
+}
+
+private func collectHeader(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                           _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    return .YES
+}

@@ -1,0 +1,77 @@
+import CMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hands `response` to MHD for the request of `context`, applying its transport
+/// behaviour. Returns what the access handler must return: .NO makes MHD close the
+/// connection without sending anything more.
+func queue(_ response: HTTPResponse, for context: RequestContext) -> MHD_Result {
+    let body = response.body
+    // An explicit Content-Length that matches the body changes nothing (MHD computes the
+    // same); a wrong one is sent verbatim, and the body then ends by closing the connection.
+    let declaredLength = response.headers["Content-Length"]?.trimmingCharacters(in: .whitespaces)
+    let overridesLength = declaredLength.map { $0 != String(body.count) } ?? false
+
+    var sendLimit = body.count
+    var chunks = 1
+    var interval = 0
+    switch response.transport {
+    case .closeWithoutResponse:
+        return .NO
+    case .reset:
+        abortWithReset(context.connection)
+        return .NO
+    case .truncate(let afterBytes):
+        sendLimit = afterBytes
+    case .dribble(let count, let intervalMilliseconds):
+        chunks = count
+        interval = intervalMilliseconds
+    case .normal:
+        break
+    }
+
+    let mhdResponse: OpaquePointer?
+    if sendLimit < body.count || (chunks > 1 && body.count > 1) || overridesLength {
+        mhdResponse = BodyStream(context: context, body: body, sendLimit: sendLimit, chunks: chunks,
+                                 intervalMilliseconds: interval, announcesLength: !overridesLength).makeResponse()
+    } else {
+        mhdResponse = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+    }
+    guard let mhdResponse else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+
+    for (name, value) in response.headers.fields where !HTTPHeaders.sameName(name, "Content-Length") {
+        // MHD refuses malformed fields (e.g. containing CR/LF); they are dropped.
+        _ = MHD_add_response_header(mhdResponse, name, value)
+    }
+    if overridesLength, let declaredLength {
+        // HTTP/1.0-compatible mode: no chunked encoding, the body ends when the connection closes.
+        _ = vmsim_set_response_flags(mhdResponse, [.RF_INSANITY_HEADER_CONTENT_LENGTH, .RF_HTTP_1_0_COMPATIBLE_STRICT])
+        _ = MHD_add_response_header(mhdResponse, "Content-Length", declaredLength)
+    }
+    guard (100...999).contains(response.status) else { return .NO }
+    return MHD_queue_response(context.connection, UInt32(response.status), mhdResponse)
+}
+
+/// Makes the kernel answer the client with a TCP RST instead of a FIN.
+///
+/// SO_LINGER {1, 0} alone is not enough: MHD calls shutdown(SHUT_WR) before close(),
+/// which sends a FIN first, and a client that has seen the FIN reads EOF, not ECONNRESET.
+/// connect(AF_UNSPEC) disconnects the socket immediately with a RST; MHD's later
+/// shutdown()/close() on the now unconnected socket send nothing.
+private func abortWithReset(_ connection: OpaquePointer) {
+    let fd = vmsim_connection_fd(connection)
+    guard fd >= 0 else { return }
+    var lingerOption = linger(l_onoff: 1, l_linger: 0)
+    _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &lingerOption, socklen_t(MemoryLayout<linger>.size))
+    var unspecified = sockaddr()
+    unspecified.sa_family = sa_family_t(AF_UNSPEC)
+    _ = connect(fd, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What the MHD callbacks share for one running daemon: the handler, the limits, and the
+/// set of currently suspended requests (so `stop()` can resume them before MHD_stop_daemon,
+/// which must never see a suspended connection).
+final class ServerCore: @unchecked Sendable {
+    let handler: HTTPHandler
+    let configuration: HTTPServerConfiguration
+
+    private let lock = NSLock()
+    private var stopping = false
+    private var suspended: [ObjectIdentifier: RequestContext] = [:]
+
+    init(handler: @escaping HTTPHandler, configuration: HTTPServerConfiguration) {
+        self.handler = handler
+        self.configuration = configuration
+    }
+
+    /// Records a request that is about to be suspended. Returns false once shutdown has
+    /// begun: the caller must then not suspend (and should close the connection).
+    func registerSuspension(_ context: RequestContext) -> Bool {
+        lock.withLock {
+            guard !stopping else { return false }
+            suspended[ObjectIdentifier(context)] = context
+            return true
+        }
+    }
+
+    func unregisterSuspension(_ context: RequestContext) {
+        lock.withLock { _ = suspended.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+
+    /// Refuses further suspensions and returns the requests suspended right now.
+    func beginShutdown() -> [RequestContext] {
+        lock.withLock {
+            stopping = true
+            let all = Array(suspended.values)
+            suspended.removeAll()
+            return all
+        }
+    }
+}

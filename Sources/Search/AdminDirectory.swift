@@ -1,0 +1,42 @@
+import SQLiteStore
+
+/// Every administrative unit of both schemes, loaded once at start-up and shared read-only
+/// by all request threads (a few thousand small values: cheaper than a query per lookup).
+public final class AdminDirectory: Sendable {
+    private struct Key: Hashable { let scheme: Int; let level: Int; let code: Int }
+    private let units: [Key: AdminUnit]
+
+    public init(database: Database) throws {
+        let statement = try database.prepare(
+            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng FROM admin_unit")
+        var units: [Key: AdminUnit] = [:]
+        while try statement.step() {
+            guard let scheme = AddressFormat(rawValue: statement.int(0)),
+                  let level = AdminLevel(rawValue: statement.int(1)) else { continue }
+            let unit = AdminUnit(
+                scheme: scheme, level: level, code: statement.int(2), name: statement.text(3),
+                prefix: statement.text(4), fullName: statement.text(5), districtCode: statement.int(6),
+                provinceCode: statement.int(7), centroid: Coordinate(lat: statement.double(8), lng: statement.double(9)))
+            units[Key(scheme: scheme.rawValue, level: level.rawValue, code: unit.code)] = unit
+        }
+        self.units = units
+    }
+
+    public func unit(_ scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> AdminUnit? {
+        guard code != 0 else { return nil }
+        return units[Key(scheme: scheme.rawValue, level: level.rawValue, code: code)]
+    }
+
+    public var count: Int { units.count }
+
+    /// The units a place's address is made of, ward first, province last (VietMap's boundary order).
+    public func hierarchy(of place: PlaceRecord, in format: AddressFormat) -> [AdminUnit] {
+        switch format {
+        case .new:
+            return [unit(.new, .ward, place.newWard), unit(.new, .province, place.newProvince)].compactMap { $0 }
+        case .old:
+            return [unit(.old, .ward, place.oldWard), unit(.old, .district, place.oldDistrict),
+                    unit(.old, .province, place.oldProvince)].compactMap { $0 }
+        }
+    }
+}

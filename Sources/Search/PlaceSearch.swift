@@ -1,0 +1,123 @@
+import Foundation
+import SQLiteStore
+import TextFolding
+
+/// Autocomplete and place look-up over a dataset built by `Dataset`.
+///
+/// Candidates come from the FTS5 index (`place_fts`): first places whose *name* holds every
+/// query word (the last one as a prefix, since the user is still typing), then, if those are
+/// few, places whose name *or address* holds them. Rows are numbered by importance at import,
+/// so `ORDER BY rowid LIMIT n` yields the most important matches first and bounds the work
+/// however common the words are. `MatchScorer` then ranks the candidates.
+public final class PlaceSearch: Sendable {
+    public let admin: AdminDirectory
+    private let pool: ConnectionPool
+
+    /// How many FTS candidates each stage reads before ranking.
+    static let candidatesPerStage = 120
+    /// Longer inputs are cut to this many words.
+    static let maxQueryWords = 12
+
+    public init(databasePath: String) throws {
+        let database = try Database(path: databasePath, mode: .readOnly)
+        admin = try AdminDirectory(database: database)
+        pool = ConnectionPool(path: databasePath)
+    }
+
+    public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
+        let tokens = Array(TextFolding.tokens(query.text).prefix(Self.maxQueryWords).map { $0.prefix(64) })
+        guard !tokens.isEmpty, query.limit > 0 else { return [] }
+        let terms = tokens.enumerated().map { i, t in i == tokens.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
+            .joined(separator: " ")
+        let (filterSQL, filterValues) = filters(for: query)
+
+        var candidates: [Int64: PlaceRecord] = [:]
+        try pool.withConnection { connection in
+            for expression in ["{name} : (\(terms))", terms] {
+                let sql = """
+                    SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid
+                    WHERE place_fts MATCH ?\(filterSQL) ORDER BY place_fts.rowid LIMIT \(Self.candidatesPerStage)
+                    """
+                let statement = try connection.statement(sql)
+                try statement.bind([.text(expression)] + filterValues)
+                while try statement.step() {
+                    let place = Self.record(statement)
+                    candidates[place.id] = place
+                }
+                statement.reset()
+                if candidates.count >= Self.candidatesPerStage / 4 { break }
+            }
+        }
+
+        let scorer = MatchScorer(queryTokens: tokens.map { Substring($0) }, focus: query.focus)
+        var results: [SearchResult] = []
+        results.reserveCapacity(candidates.count)
+        for place in candidates.values {
+            if let circle = query.circle, circle.center.distance(to: place.coordinate) > circle.radiusMeters { continue }
+            let (score, distance) = scorer.score(place)
+            results.append(SearchResult(place: place, distanceMeters: distance, score: score))
+        }
+        results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place.id < $1.place.id }
+        return Array(results.prefix(query.limit))
+    }
+
+    /// The place with a stable key, or `nil`.
+    public func place(key: String) throws -> PlaceRecord? {
+        try pool.withConnection { connection in
+            let statement = try connection.statement("SELECT \(PlaceRecord.columns) FROM place p WHERE p.key = ?")
+            try statement.bind(.text(key))
+            defer { statement.reset() }
+            return try statement.step() ? Self.record(statement) : nil
+        }
+    }
+
+    /// SQL conditions (each starting with " AND ") and their values for the query's filters.
+    private func filters(for query: AutocompleteQuery) -> (String, [SQLiteValue]) {
+        var sql = " AND p.scheme IN (0, ?)"
+        var values: [SQLiteValue] = [.integer(Int64(query.format.rawValue))]
+        if let city = query.cityId {
+            sql += " AND (p.new_province = ? OR p.old_province = ?)"
+            values += [.integer(Int64(city)), .integer(Int64(city))]
+        }
+        if let district = query.districtId {
+            sql += " AND p.old_district = ?"
+            values.append(.integer(Int64(district)))
+        }
+        if let ward = query.wardId {
+            sql += " AND (p.new_ward = ? OR p.old_ward = ?)"
+            values += [.integer(Int64(ward)), .integer(Int64(ward))]
+        }
+        if let circle = query.circle {
+            let dLat = circle.radiusMeters / 111_320
+            let dLng = dLat / max(0.01, cos(circle.center.lat * .pi / 180))
+            sql += " AND p.lat BETWEEN ? AND ? AND p.lng BETWEEN ? AND ?"
+            values += [.real(circle.center.lat - dLat), .real(circle.center.lat + dLat),
+                       .real(circle.center.lng - dLng), .real(circle.center.lng + dLng)]
+        }
+        if !query.categories.isEmpty {
+            let any = query.categories.map { _ in "(',' || p.categories || ',') LIKE ?" }.joined(separator: " OR ")
+            sql += " AND (\(any))"
+            values += query.categories.map { .text("%,\($0),%") }
+        }
+        if !query.layers.isEmpty {
+            var clauses: [String] = []
+            if query.layers.contains(.poi) || query.layers.contains(.building) { clauses.append("p.kind = 1") }
+            if query.layers.contains(.street) { clauses.append("p.kind = 2") }
+            if query.layers.contains(.address) { clauses.append("p.kind = 3") }
+            let levels = [(SearchLayer.city, "p.key LIKE 'admin:%:0:%'"), (.district, "p.key LIKE 'admin:%:1:%'"),
+                          (.ward, "p.key LIKE 'admin:%:2:%'")]
+            for (layer, clause) in levels where query.layers.contains(layer) { clauses.append(clause) }
+            sql += clauses.isEmpty ? " AND 0" : " AND (\(clauses.joined(separator: " OR ")))"
+        }
+        return (sql, values)
+    }
+
+    static func record(_ s: Statement) -> PlaceRecord {
+        PlaceRecord(
+            id: s.int64(0), key: s.text(1), kind: PlaceKind(rawValue: s.int(2)) ?? .poi,
+            scheme: AddressFormat(rawValue: s.int(3)), name: s.text(4), houseNumber: s.text(5), street: s.text(6),
+            categories: s.text(7).split(separator: ",").map(String.init),
+            coordinate: Coordinate(lat: s.double(8), lng: s.double(9)), importance: s.double(10),
+            newWard: s.int(11), newProvince: s.int(12), oldWard: s.int(13), oldDistrict: s.int(14), oldProvince: s.int(15))
+    }
+}

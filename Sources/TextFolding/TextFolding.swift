@@ -1,0 +1,66 @@
+import Foundation
+
+/// Text normalisation shared by the importer (what gets indexed) and search (what gets asked),
+/// so both sides fold Vietnamese text the same way.
+///
+/// - `clean(_:)` is for text we show: NFC, `Ð` (U+00D0) / `ð` repaired to `Đ` / `đ`, whitespace collapsed.
+/// - `fold(_:)` is for text we match: no diacritics (tone and vowel marks), `đ`/`Đ`/`Ð` → `d`,
+///   lower case, every run of non-alphanumerics → one space. Both tone placements
+///   ("Hòa"/"Hoà") and unaccented spellings fold to the same key.
+public enum TextFolding {
+    /// Display-safe form: NFC, ETH repaired to D-stroke, single spaces, trimmed.
+    public static func clean(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace { result.append(" "); pendingSpace = false }
+            switch scalar.value {
+            case 0x00D0: result.append("\u{0110}")  // Ð (Latin ETH) used for Đ
+            case 0x00F0: result.append("\u{0111}")  // ð used for đ
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// Matching key: ASCII-ish lower case without diacritics, words separated by single spaces.
+    public static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
+            let v = scalar.value
+            if (0x0300...0x036F).contains(v) { continue }  // combining marks: tones, breve, circumflex, horn
+            let mapped: Unicode.Scalar?
+            switch v {
+            case 0x0110, 0x0111, 0x00D0, 0x00F0: mapped = "d"
+            case 0x41...0x5A: mapped = Unicode.Scalar(v + 32)
+            case 0x61...0x7A, 0x30...0x39: mapped = scalar
+            default:
+                if v < 0x80 {
+                    mapped = nil
+                } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                    mapped = scalar.properties.lowercaseMapping.unicodeScalars.first
+                } else {
+                    mapped = nil
+                }
+            }
+            if let m = mapped {
+                if pendingSpace { out.append(" "); pendingSpace = false }
+                out.append(m)
+            } else {
+                pendingSpace = !out.isEmpty
+            }
+        }
+        return String(out)
+    }
+
+    /// The folded words of `text`.
+    public static func tokens(_ text: String) -> [Substring] {
+        let folded = fold(text)
+        return folded.split(separator: " ")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import JSON
+import Search
+import TextFolding
+
+/// `GET /api/autocomplete/v4`: parameters → `AutocompleteQuery` → a bare JSON array of at most 10 items.
+struct AutocompleteEndpoint {
+    let search: PlaceSearch
+    let renderer: ResponseRenderer
+
+    /// `display_type` values defined for autocomplete (4 exists only for reverse).
+    enum DisplayType: Int {
+        case new = 1, old = 2, asInput = 3, newWithOld = 5, oldWithNew = 6
+    }
+
+    func respond(_ parameters: RequestParameters) throws(APIError) -> JSONValue {
+        let text = try parameters.required("text")
+        let displayType: DisplayType
+        if let raw = try parameters.integer("display_type", "displayType") {
+            guard let value = DisplayType(rawValue: raw) else {
+                throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 3, 5, 6, got \(raw)")
+            }
+            displayType = value
+        } else {
+            displayType = .new
+        }
+        let format: AddressFormat
+        switch displayType {
+        case .new, .newWithOld: format = .new
+        case .old, .oldWithNew: format = .old
+        case .asInput: format = Self.formatOfInput(text)
+        }
+
+        var circle: SearchCircle?
+        let center = try parameters.coordinate("circle_center", "circleCenter")
+        let radius = try parameters.number("circle_radius", "circleRadius")
+        switch (center, radius) {
+        case (nil, nil): break
+        case let (c?, r?):
+            guard r > 0 else { throw .invalidRequest("parameter 'circle_radius' must be a positive number of metres") }
+            circle = SearchCircle(center: c, radiusMeters: r)
+        default: throw .invalidRequest("'circle_center' and 'circle_radius' must be given together")
+        }
+
+        var layers = Set<SearchLayer>()
+        for name in (parameters.string("layers") ?? "").split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
+            guard let layer = SearchLayer(rawValue: trimmed) else {
+                throw .invalidRequest("unknown layer '\(trimmed.prefix(40))'; expected one of \(SearchLayer.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            layers.insert(layer)
+        }
+        let categories = (parameters.string("cats") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+
+        let query = AutocompleteQuery(
+            text: text, focus: try parameters.coordinate("focus"), format: format,
+            cityId: try parameters.integer("cityId", "city_id"), districtId: try parameters.integer("distId", "dist_id"),
+            wardId: try parameters.integer("wardId", "ward_id"), circle: circle, categories: categories, layers: layers)
+        let results: [SearchResult]
+        do {
+            results = try search.autocomplete(query)
+        } catch {
+            throw APIError.internalFailure()
+        }
+        let withVariant = displayType == .newWithOld || displayType == .oldWithNew
+        return .array(results.map { renderer.searchItem($0, format: format, withVariant: withVariant) })
+    }
+
+    /// display_type=3: old format when the text names a pre-2025 unit ("Quận 5", "Phường 4",
+    /// "Huyện Củ Chi", "Q.1", "P4"), new format otherwise.
+    static func formatOfInput(_ text: String) -> AddressFormat {
+        let folded = " " + TextFolding.fold(text) + " "
+        let patterns = [#" (quan|huyen|thi xa) "#, #" (quan|q|phuong|p) ?[0-9]+ "#]
+        for pattern in patterns where folded.range(of: pattern, options: .regularExpression) != nil {
+            return .old
+        }
+        return .new
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPServer
+import Search
+
+/// Typed access to query parameters with VietMap's aliases; every malformed value is an
+/// `APIError.invalidRequest` naming the parameter.
+struct RequestParameters {
+    let query: QueryParameters
+
+    /// The first non-empty value of any of `names` (documented name first, aliases after).
+    /// Empty values count as absent, as the JS SDK sends `focus=` with nothing.
+    func string(_ names: String...) -> String? {
+        for name in names {
+            if let value = query.all(name).first(where: { !$0.isEmpty }) { return value }
+        }
+        return nil
+    }
+
+    func required(_ names: String...) throws(APIError) -> String {
+        for name in names {
+            if let value = query.all(name).first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) { return value }
+        }
+        throw .invalidRequest("missing required parameter '\(names[0])'")
+    }
+
+    func integer(_ names: String...) throws(APIError) -> Int? {
+        guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw .invalidRequest("parameter '\(names[0])' must be an integer, got '\(text.prefix(40))'")
+        }
+        return value
+    }
+
+    func number(_ names: String...) throws(APIError) -> Double? {
+        guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+            throw .invalidRequest("parameter '\(names[0])' must be a number, got '\(text.prefix(40))'")
+        }
+        return value
+    }
+
+    func coordinate(_ names: String...) throws(APIError) -> Coordinate? {
+        guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
+        guard let value = Coordinate(parsing: text) else {
+            throw .invalidRequest("parameter '\(names[0])' must be 'lat,lng' with -90≤lat≤90 and -180≤lng≤180, got '\(text.prefix(40))'")
+        }
+        return value
+    }
+}

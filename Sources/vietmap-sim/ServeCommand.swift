@@ -1,0 +1,70 @@
+import Dataset
+import DefaultData
+import Dispatch
+import Foundation
+import HTTPServer
+import VietMapAPI
+
+/// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
+enum ServeCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads"], boolean: ["help"])
+        if options.has("help") { print(Usage.serve); return 0 }
+        guard options.positionals.isEmpty else {
+            throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.host = options.value("host") ?? "127.0.0.1"
+        let portText = options.value("port") ?? "8080"
+        guard let port = UInt16(portText) else {
+            throw CommandLineArguments.UsageError(description: "--port must be a number from 0 to 65535, got '\(portText)'")
+        }
+        configuration.port = port
+        if let threadsText = options.value("threads") {
+            guard let threads = Int(threadsText), (1...256).contains(threads) else {
+                throw CommandLineArguments.UsageError(description: "--threads must be a number from 1 to 256, got '\(threadsText)'")
+            }
+            configuration.threads = threads
+        }
+        let keys = options.all("api-key")
+        if keys.contains(where: \.isEmpty) {
+            throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
+        }
+
+        let databasePath: String
+        if let db = options.value("db") {
+            guard FileManager.default.isReadableFile(atPath: db) else {
+                throw CLIError("dataset not found or not readable: \(db)")
+            }
+            databasePath = db
+        } else {
+            databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles).path
+        }
+
+        let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys))
+        let server = HTTPServer(configuration: configuration, handler: service.handler)
+        try server.start()
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        print("vietmap-sim listening on http://\(shownHost):\(server.port)")
+        fflush(nil)  // the line must reach a pipe reader now, not at exit
+
+        waitForTermination()
+        server.stop()
+        return 0
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    private static func waitForTermination() {
+        let done = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+    }
+}

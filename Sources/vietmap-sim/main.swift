@@ -1,0 +1,36 @@
+import Foundation
+
+/// Entry point: dispatch to a command, turn errors into one line and an exit code
+/// (2 for usage errors, 1 for everything else).
+func runCommandLine() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+        print(Usage.main)
+        return 2
+    }
+    arguments.removeFirst()
+    do {
+        switch command {
+        case "serve": return try ServeCommand.run(arguments)
+        case "import": return try ImportCommand.run(arguments)
+        case "help", "--help", "-h":
+            switch arguments.first {
+            case "serve": print(Usage.serve)
+            case "import": print(Usage.importCommand)
+            default: print(Usage.main)
+            }
+            return 0
+        case "--version": print("vietmap-sim 0.1.0"); return 0
+        default:
+            throw CommandLineArguments.UsageError(description: "unknown command '\(command)'; try 'vietmap-sim --help'")
+        }
+    } catch let error as CommandLineArguments.UsageError {
+        FileHandle.standardError.write(Data("vietmap-sim: \(error.description)\n".utf8))
+        return 2
+    } catch {
+        FileHandle.standardError.write(Data("vietmap-sim: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(runCommandLine())

@@ -1,0 +1,207 @@
+import Dataset
+import DefaultData
+import Foundation
+import SQLiteStore
+import TextFolding
+import XCTest
+
+/// Content of the default dataset (all embedded inputs).
+final class DefaultDatasetTests: XCTestCase {
+    func testDefaultDataListsEveryEmbeddedInput() {
+        let names = DefaultData.inputFiles.map(\.lastPathComponent)
+        XCTAssertEqual(names.count, 14, "\(names)")
+        XCTAssertTrue(names.contains("hcmc_pois_osm2018.csv"))
+        XCTAssertTrue(names.contains("hcmc_2018.osm.pbf"))
+        XCTAssertFalse(names.contains("SOURCES.md"))
+        XCTAssertTrue(DefaultData.noticeFiles.map(\.lastPathComponent).contains("SOURCES.md"))
+    }
+
+    func testAdminUnitCountsAreExact() throws {
+        let db = try SharedDataset.open()
+        let expected: [(Int, Int, Int)] = [(1, 0, 34), (1, 2, 3321), (2, 0, 63), (2, 1, 696), (2, 2, 10035)]
+        for (scheme, level, count) in expected {
+            XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM admin_unit WHERE scheme = ? AND level = ?", .integer(Int64(scheme)), .integer(Int64(level))),
+                           count, "admin_unit scheme \(scheme) level \(level)")
+            XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 0 AND scheme = ? AND key LIKE ?", .integer(Int64(scheme)), .text("admin:\(scheme):\(level):%")),
+                           count, "admin places scheme \(scheme) level \(level)")
+        }
+        let report = try SharedDataset.get().report
+        XCTAssertEqual(report.adminCounts, .init(newProvinces: 34, newWards: 3321, oldProvinces: 63, oldDistricts: 696, oldWards: 10035))
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM admin_unit WHERE lat = 0 AND lng = 0"), 0, "every unit has coordinates")
+    }
+
+    func testAdminUnitsFollowTheLiveNaming() throws {
+        let db = try SharedDataset.open()
+        let hcmc = try db.rows("SELECT name, prefix, full_name FROM admin_unit WHERE scheme = 1 AND level = 0 AND code = 79", columns: 3)
+        XCTAssertEqual(hcmc.first, ["Hồ Chí Minh", "Thành Phố", "Thành Phố Hồ Chí Minh"])
+        let ward = try db.rows("SELECT name, prefix, full_name, district_code, province_code FROM admin_unit WHERE scheme = 2 AND level = 2 AND code = 26743", columns: 5)
+        XCTAssertEqual(ward.first, ["Bến Thành", "Phường", "Phường Bến Thành", "760", "79"])
+        let prefixes = Set(try db.rows("SELECT DISTINCT prefix FROM admin_unit", columns: 1).map { $0[0] })
+        XCTAssertEqual(prefixes, ["Phường", "Xã", "Đặc Khu", "Thị Trấn", "Quận", "Huyện", "Thị Xã", "Thành Phố", "Tỉnh"])
+        // A ward-less island district sits on its 2025 special zone, not on the province centroid.
+        let conDao = try db.rows("SELECT a.lat, b.lat FROM admin_unit a, admin_unit b WHERE a.scheme = 2 AND a.level = 1 AND a.code = 755 AND b.scheme = 1 AND b.level = 2 AND b.name = 'Côn Đảo'", columns: 2)
+        XCTAssertEqual(conDao.first?[0], conDao.first?[1])
+        let place = try db.rows("SELECT name, old_ward, old_district, old_province, importance FROM place WHERE key = 'admin:2:2:26743'", columns: 5)
+        XCTAssertEqual(place.first, ["Phường Bến Thành", "26743", "760", "79", "0.6"])
+    }
+
+    func testCoverageOfPlaceInputs() throws {
+        let db = try SharedDataset.open()
+        let report = try SharedDataset.get().report
+        // Every CSV row is a place (streets: one place per folded name and ward).
+        XCTAssertEqual(report.placeCounts[.poi], try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 1"))
+        XCTAssertGreaterThanOrEqual(report.placeCounts[.poi] ?? 0, 8727 + 1665)
+        XCTAssertEqual(report.placeCounts[.address], 3667 + 1327)
+        XCTAssertGreaterThan(report.placeCounts[.street] ?? 0, 10_000)
+    }
+}
+
+/// Places: both address formats, landmarks, derived codes, folding, cleaning.
+final class DefaultDatasetPlaceTests: XCTestCase {
+    private func place(_ db: Database, key: String) throws -> [String: String]? {
+        let columns = ["id", "kind", "scheme", "name", "hs_num", "street", "categories", "lat", "lng", "importance",
+                       "new_ward", "new_province", "old_ward", "old_district", "old_province"]
+        let rows = try db.rows("SELECT \(columns.joined(separator: ", ")) FROM place WHERE key = ?", columns: columns.count, .text(key))
+        guard let row = rows.first else { return nil }
+        return Dictionary(uniqueKeysWithValues: zip(columns, row))
+    }
+
+    func testLandmarksHaveOldAndNewCodes() throws {
+        let db = try SharedDataset.open()
+        let market = try XCTUnwrap(place(db, key: "poi:way/39514795"))
+        XCTAssertEqual(market["name"], "Chợ Bến Thành")
+        XCTAssertEqual(market["kind"], "1")
+        XCTAssertEqual(market["scheme"], "0")
+        XCTAssertEqual(market["categories"], "8001")
+        XCTAssertEqual([market["new_ward"], market["new_province"]], ["26743", "79"])
+        XCTAssertEqual([market["old_ward"], market["old_district"], market["old_province"]], ["26743", "760", "79"])
+
+        let cathedral = try XCTUnwrap(place(db, key: "poi:way/469809885"))
+        XCTAssertEqual(cathedral["name"], "Nhà thờ Đức Bà")
+        XCTAssertEqual(cathedral["categories"], "6001")
+        XCTAssertEqual([cathedral["new_ward"], cathedral["new_province"]], ["26740", "79"])
+        XCTAssertEqual([cathedral["old_ward"], cathedral["old_district"], cathedral["old_province"]], ["26740", "760", "79"])
+        XCTAssertGreaterThan(Double(cathedral["importance"]!)!, 0.75, "place of worship + English name")
+    }
+
+    func testEveryOrdinaryPlaceKnowsBothAddresses() throws {
+        let db = try SharedDataset.open()
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind > 0 AND (new_ward = 0 OR new_province = 0 OR old_ward = 0 OR old_district = 0 OR old_province = 0)"), 0)
+        // The codes are real units and consistent with each other.
+        XCTAssertEqual(try db.scalarInt("""
+            SELECT COUNT(*) FROM place p LEFT JOIN admin_unit w ON w.scheme = 1 AND w.level = 2 AND w.code = p.new_ward
+            WHERE p.kind > 0 AND (w.code IS NULL OR w.province_code != p.new_province)
+            """), 0)
+        XCTAssertEqual(try db.scalarInt("""
+            SELECT COUNT(*) FROM place p LEFT JOIN admin_unit w ON w.scheme = 2 AND w.level = 2 AND w.code = p.old_ward
+            WHERE p.kind > 0 AND (w.code IS NULL OR w.district_code != p.old_district OR w.province_code != p.old_province)
+            """), 0)
+        let report = try SharedDataset.get().report
+        XCTAssertEqual(report.oldCodesFromData, 6306, "HCMC rows with an old ward code")
+        XCTAssertEqual(report.oldCodesFromData + report.oldCodesDerived, report.totalPlaces - (report.placeCounts[.admin] ?? 0))
+        XCTAssertEqual(report.oldCodeSources[.unresolved] ?? 0, 0)
+    }
+
+    func testDerivedOldCodesFollowTheMapping() throws {
+        let db = try SharedDataset.open()
+        let links = try MappingFixture.newToOld()
+        // Streets and address points never carry old codes: every one is derived from the mapping.
+        let rows = try db.rows("SELECT new_ward, old_ward FROM place WHERE kind IN (2, 3)", columns: 2)
+        XCTAssertGreaterThan(rows.count, 15_000)
+        for row in rows {
+            let newWard = Int(row[0])!, oldWard = Int(row[1])!
+            XCTAssertTrue(links[newWard]?.contains(oldWard) == true, "old ward \(oldWard) is not linked to new ward \(newWard)")
+        }
+        // Biên Hòa station: no old codes in the CSV (Đồng Nai), derived within its new ward.
+        let station = try XCTUnwrap(place(db, key: "poi:node/305327877"))
+        XCTAssertTrue(links[Int(station["new_ward"]!)!]!.contains(Int(station["old_ward"]!)!))
+        XCTAssertEqual(station["old_province"], "75")
+        // Hoàn Kiếm rows carry only the old district (002): the derived ward lies in it.
+        let hanoi = try XCTUnwrap(place(db, key: "poi:node/104770283"))
+        XCTAssertEqual([hanoi["new_ward"], hanoi["old_district"], hanoi["old_province"]], ["70", "2", "1"])
+        XCTAssertTrue(links[70]!.contains(Int(hanoi["old_ward"]!)!))
+    }
+
+    func testFoldedFullTextSearch() throws {
+        let db = try SharedDataset.open()
+        let cathedral = try XCTUnwrap(place(db, key: "poi:way/469809885"))["id"]
+        let query = "SELECT rowid FROM place_fts WHERE place_fts MATCH ?"
+        for text in ["name:nha tho duc ba", "name:\"nha tho duc ba\"", "name:notre dame", "nha tho duc* AND address:\"ben nghe\"",
+                     "name:\"nha tho duc ba\" AND address:\"quan 1\" AND address:\"phuong sai gon\""] {
+            XCTAssertTrue(try db.rows(query, columns: 1, .text(text)).map { $0[0] }.contains(cathedral!), text)
+        }
+        // Admin units are searchable by folded full name, both schemes.
+        let wards = try db.rows("SELECT p.key FROM place_fts f JOIN place p ON p.id = f.rowid WHERE place_fts MATCH 'name:\"phuong ben thanh\"' AND p.kind = 0", columns: 1)
+        XCTAssertEqual(Set(wards.map { $0[0] }), ["admin:1:2:26743", "admin:2:2:26743"])
+        // Đ folds to d on the indexed side.
+        XCTAssertFalse(try db.rows(query, columns: 1, .text("name:\"dong khoi\"")).isEmpty)
+    }
+
+    func testEthAndCombiningMarksAreCleaned() throws {
+        let db = try SharedDataset.open()
+        for column in ["name", "street", "hs_num"] {
+            XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE instr(\(column), ?) > 0", .text("\u{00D0}")), 0, column)
+        }
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM admin_unit WHERE instr(name, ?) > 0", .text("\u{00D0}")), 0)
+        // A row spelled with ETH in the CSV: "330 Trần Hưng Ðạo".
+        let kfc = try XCTUnwrap(place(db, key: "poi:node/729602724"))
+        XCTAssertEqual(kfc["street"], "Trần Hưng Đạo")
+        XCTAssertEqual(kfc["street"], kfc["street"]!.precomposedStringWithCanonicalMapping)
+        // Every stored name is NFC.
+        for row in try db.rows("SELECT name FROM place", columns: 1) where row[0] != row[0].precomposedStringWithCanonicalMapping {
+            XCTFail("not NFC: \(row[0])")
+        }
+    }
+
+    func testPlaceValuesAreWithinTheirRanges() throws {
+        let db = try SharedDataset.open()
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE importance < 0 OR importance > 1"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 1 AND categories = ''"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind != 1 AND categories != ''"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 0 AND importance = 1.0"), 34)
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 3 AND (hs_num = '' OR street = '' OR name != hs_num || ' ' || street)"), 0)
+        // Streets: unique per (new ward, folded name); key shape as documented.
+        // "Ðồng Khởi (ex Catinat)" (ETH in the CSV), old_name "Tự Do", tertiary.
+        let street = try db.rows("SELECT key, name, street, importance, id FROM place WHERE kind = 2 AND new_ward = 26740 AND name LIKE 'Đồng Khởi%'", columns: 5)
+        XCTAssertEqual(street.first?[0], "street:26740:dong khoi ex catinat")
+        XCTAssertEqual(street.first?[2], "Đồng Khởi (ex Catinat)")
+        XCTAssertEqual(street.first?[3], "0.5")
+        let aliases = try db.rows("SELECT rowid FROM place_fts WHERE place_fts MATCH 'name:\"tu do\"'", columns: 1).map { $0[0] }
+        XCTAssertTrue(aliases.contains(street.first?[4] ?? "-"), "old_name is searchable")
+        // POIs from OSM XML that no CSV had.
+        let xmlPOI = try XCTUnwrap(place(db, key: "poi:node/3124681590"))
+        XCTAssertEqual(xmlPOI["name"], "Cục Hải Quan Thành Phố")
+        XCTAssertEqual(xmlPOI["new_province"], "79")
+        XCTAssertEqual(xmlPOI["categories"], "9103")
+    }
+
+    func testMetaRecordsVersionFingerprintAndCounts() throws {
+        let built = try SharedDataset.get()
+        let info = try DatasetInfo.validate(path: built.url.path)
+        XCTAssertEqual(info.schemaVersion, DatasetSchema.schemaVersion)
+        XCTAssertEqual(info.sourceFingerprint, built.report.fingerprint)
+        XCTAssertEqual(info.sourceFingerprint, try DatasetFingerprint.compute(inputs: DefaultData.inputFiles))
+        XCTAssertNotNil(info.builtAt)
+        XCTAssertEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .old, level: .district)), 696)
+        XCTAssertEqual(info.count(DatasetSchema.MetaKey.count(.poi)), built.report.placeCounts[.poi])
+        XCTAssertEqual(info.count(DatasetSchema.MetaKey.oldCodesFromData), 6306)
+    }
+}
+
+/// The new→old mapping read straight from the JSON, independently of the importer.
+enum MappingFixture {
+    static func newToOld() throws -> [Int: Set<Int>] {
+        let url = DefaultData.inputFiles.first { $0.lastPathComponent == "mapping_2025_new_to_old.json" }!
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        var result: [Int: Set<Int>] = [:]
+        for province in json["data"] as! [[String: Any]] {
+            for ward in province["level2s"] as! [[String: Any]] {
+                let code = Int(ward["level2_id"] as! String)!
+                for link in ward["merges"] as! [[String: Any]] { result[code, default: []].insert(Int(link["old_id"] as! String)!) }
+            }
+        }
+        // The importer reconciles the mapping's code for Xã Ba Chẽ (06970) with units_2025 (06978).
+        result[6978] = result[6970]
+        return result
+    }
+}

@@ -1,0 +1,69 @@
+import Dataset
+import DefaultData
+import Foundation
+import SQLiteStore
+import XCTest
+
+/// The default dataset, built once per test run into a temporary directory and shared by
+/// every test that only reads it.
+enum SharedDataset {
+    struct Built: Sendable {
+        let url: URL
+        let report: DatasetBuildReport
+    }
+
+    /// Per-run directory for every file the tests write; removed when the test bundle finishes.
+    static let directory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vietmap-sim-dataset-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        XCTestObservationCenter.shared.addTestObserver(Cleanup(directory: directory))
+        return directory
+    }()
+
+    /// A fresh empty directory inside ``directory``.
+    static func scratch(_ name: String) throws -> URL {
+        let url = directory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private final class Cleanup: NSObject, XCTestObservation, @unchecked Sendable {
+        // @unchecked: immutable after init.
+        let directory: URL
+        init(directory: URL) { self.directory = directory }
+        func testBundleDidFinish(_ testBundle: Bundle) { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    static let built: Result<Built, any Error> = {
+        do {
+            let url = try scratch("shared").appendingPathComponent("default.sqlite")
+            let report = try DatasetBuilder().build(inputs: DefaultData.inputFiles, output: url)
+            print(report)
+            return .success(Built(url: url, report: report))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    static func get() throws -> Built { try built.get() }
+
+    static func open() throws -> Database { try Database(path: get().url.path, mode: .readOnly) }
+}
+
+extension Database {
+    /// Every row of a query (`columns` result columns) as text.
+    func rows(_ sql: String, columns: Int, _ values: SQLiteValue...) throws -> [[String]] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        var result: [[String]] = []
+        while try statement.step() { result.append((0..<columns).map { statement.text(Int32($0)) }) }
+        return result
+    }
+
+    func scalarInt(_ sql: String, _ values: SQLiteValue...) throws -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        guard try statement.step() else { return 0 }
+        return statement.int(0)
+    }
+}

@@ -1,0 +1,88 @@
+import HTTPServer
+import XCTest
+
+final class QueryParametersTests: XCTestCase {
+    func testKeepsOrderAndRepeatedNames() throws {
+        let query = try QueryParameters(parsing: "point=1,2&text=a&point=3,4&point=5,6")
+        XCTAssertEqual(query.all("point"), ["1,2", "3,4", "5,6"])
+        XCTAssertEqual(query.first("point"), "1,2")
+        XCTAssertEqual(query.items.map(\.name), ["point", "text", "point", "point"])
+        XCTAssertEqual(query.all("missing"), [])
+        XCTAssertNil(query.first("missing"))
+    }
+
+    func testDecodesPlusPercentAndUTF8() throws {
+        let query = try QueryParameters(parsing: "text=Nh%C3%A0%20th%E1%BB%9D&q=a+b%2Bc&k%65y=v")
+        XCTAssertEqual(query.first("text"), "Nhà thờ")
+        XCTAssertEqual(query.first("q"), "a b+c")
+        XCTAssertEqual(query.first("key"), "v")
+    }
+
+    func testEmptyPairsAndValues() throws {
+        let query = try QueryParameters(parsing: "a=&&b&c=1=2&")
+        XCTAssertEqual(query.items.count, 3)
+        XCTAssertEqual(query.first("a"), "")
+        XCTAssertEqual(query.first("b"), "")
+        XCTAssertEqual(query.first("c"), "1=2")
+        XCTAssertTrue(try QueryParameters(parsing: "").isEmpty)
+    }
+
+    func testAliases() throws {
+        let query = try QueryParameters(parsing: "displayType=5&display_type=1")
+        XCTAssertEqual(query.first(anyOf: ["display_type", "displayType"]), "5")
+        XCTAssertNil(query.first(anyOf: ["x", "y"]))
+    }
+
+    func testInvalidEscapesThrow() {
+        XCTAssertThrowsError(try QueryParameters(parsing: "a=%G1")) { error in
+            XCTAssertEqual(error as? QueryParseError, .invalidPercentEscape(component: "%G1"))
+        }
+        XCTAssertThrowsError(try QueryParameters(parsing: "a=1&b=%4"))
+        XCTAssertThrowsError(try QueryParameters(parsing: "a%=1"))
+        XCTAssertThrowsError(try QueryParameters(parsing: "text=%E1%BB")) { error in
+            XCTAssertEqual(error as? QueryParseError, .invalidUTF8(component: "%E1%BB"))
+        }
+        XCTAssertThrowsError(try QueryParameters(parsing: "x=%FF"))
+    }
+
+    func testRequestFromTarget() {
+        let request = HTTPRequest(method: "GET", target: "/api/place%20name/v4?point=1&point=2")
+        XCTAssertEqual(request.path, "/api/place name/v4")
+        XCTAssertEqual(request.rawQuery, "point=1&point=2")
+        XCTAssertEqual(request.query.all("point"), ["1", "2"])
+        XCTAssertNil(request.queryError)
+
+        let bad = HTTPRequest(method: "GET", target: "/p%ZZ?x=%G1")
+        XCTAssertEqual(bad.path, "/p%ZZ", "path decoding is lenient")
+        XCTAssertTrue(bad.query.isEmpty)
+        XCTAssertEqual(bad.queryError, .invalidPercentEscape(component: "%G1"))
+    }
+}
+
+final class HTTPHeadersTests: XCTestCase {
+    func testCaseInsensitiveLookupKeepsOrder() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        headers.add("X-Trace", "1")
+        headers.add("x-trace", "2")
+        XCTAssertEqual(headers["content-type"], "text/plain")
+        XCTAssertEqual(headers["X-TRACE"], "1")
+        XCTAssertEqual(headers.values(for: "x-Trace"), ["1", "2"])
+        XCTAssertEqual(headers.fields.map(\.name), ["Content-Type", "X-Trace", "x-trace"])
+
+        headers.set("X-Trace", "3")
+        XCTAssertEqual(headers.values(for: "x-trace"), ["3"])
+        XCTAssertEqual(headers.fields.map(\.name), ["Content-Type", "X-Trace"])
+
+        headers["content-type"] = nil
+        XCTAssertFalse(headers.contains("Content-Type"))
+        XCTAssertEqual(headers.count, 1)
+        XCTAssertNil(headers["Content-Typf"])
+    }
+
+    func testJSONResponseSetsContentType() {
+        let response = HTTPResponse.json(Data("{}".utf8), status: 201)
+        XCTAssertEqual(response.status, 201)
+        XCTAssertEqual(response.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertEqual(response.transport, .normal)
+    }
+}

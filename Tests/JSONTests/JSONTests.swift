@@ -1,0 +1,45 @@
+import XCTest
+import JSON
+
+final class JSONTests: XCTestCase {
+    func testRoundTripKeepsKeyOrderAndIntegers() throws {
+        let text = #"{"license":"vietmap","code":"OK","messages":null,"paths":[{"distance":2194.4,"time":351400,"bbox":[106.70594,10.79479],"ok":true}]}"#
+        let value = try JSONParser.parse(text)
+        XCTAssertEqual(JSONSerializer.string(value), text)
+        XCTAssertEqual(value["paths"]?[0]?["time"], .integer(351400))
+        XCTAssertEqual(value.objectValue?.keys, ["license", "code", "messages", "paths"])
+    }
+
+    func testStringsEscapeAndUnicode() throws {
+        let value: JSONValue = .string("Nhà thờ \"Đức Bà\"\n\\ \u{01}")
+        let text = JSONSerializer.string(value)
+        XCTAssertEqual(text, #""Nhà thờ \"Đức Bà\"\n\\ \u0001""#)
+        XCTAssertEqual(try JSONParser.parse(text), value)
+        XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00 \u0110""#), .string("😀 Đ"))
+    }
+
+    func testNumbers() throws {
+        XCTAssertEqual(JSONSerializer.string(.number(0.06911172534949989)), "0.06911172534949989")
+        XCTAssertEqual(JSONSerializer.string(.number(12)), "12")
+        XCTAssertEqual(JSONSerializer.string(.number(.nan)), "null")
+        XCTAssertEqual(try JSONParser.parse("-1.5e3"), .number(-1500))
+        XCTAssertEqual(try JSONParser.parse("0"), .integer(0))
+    }
+
+    func testMalformedInputIsAnErrorNotACrash() {
+        for bad in ["", "{", "[1,", #"{"a" 1}"#, "01", "1.", "-", "tru", #""\x""#, #""\ud800""#, "[1]]", "{\"a\":1,}", "\"a\u{01}\""] {
+            XCTAssertThrowsError(try JSONParser.parse(bad), "should reject \(bad)")
+        }
+        let deep = String(repeating: "[", count: 10_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep))
+    }
+
+    func testObjectSubscriptReplacesInPlace() {
+        var object = JSONObject([("a", 1), ("b", 2)])
+        object["a"] = 3
+        object["c"] = nil
+        object["b"] = nil
+        XCTAssertEqual(object.keys, ["a"])
+        XCTAssertEqual(object["a"], .integer(3))
+    }
+}

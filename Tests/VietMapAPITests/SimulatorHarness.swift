@@ -1,0 +1,73 @@
+import Dataset
+import DefaultData
+import Foundation
+import HTTPServer
+import JSON
+import VietMapAPI
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One simulator per test process: the default dataset (built once into a cache shared by test
+/// runs) served over real HTTP on an ephemeral loopback port.
+final class SimulatorHarness: @unchecked Sendable {
+    // @unchecked: immutable after init.
+    static let shared: SimulatorHarness = {
+        do { return try SimulatorHarness() } catch { fatalError("could not start the simulator: \(error)") }
+    }()
+
+    let server: HTTPServer
+    let service: VietMapService
+    let databasePath: String
+    let baseURL: URL
+    let session: URLSession
+
+    /// The cache the tests use: the product's own cache logic, in a folder of the test run's own.
+    static var cacheDirectory: URL {
+        URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vietmap-sim-test-cache")
+    }
+
+    init(apiKeys: Set<String> = []) throws {
+        databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: Self.cacheDirectory).path
+        service = try VietMapService(databasePath: databasePath, apiKeys: apiKeys)
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        server = HTTPServer(configuration: configuration, handler: service.handler)
+        try server.start()
+        baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = 30
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    /// GET `path` with `items` percent-encoded by URLComponents.
+    func get(_ path: String, _ items: [(String, String)]) async throws -> Reply {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // URLComponents leaves '+' alone; the server would read it as a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return try await get(rawURL: components.url!.absoluteString)
+    }
+
+    /// GET a URL exactly as written (for malformed encodings).
+    func get(rawURL: String) async throws -> Reply {
+        let (data, response) = try await session.data(from: URL(string: rawURL)!)
+        let http = response as! HTTPURLResponse
+        return Reply(status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], data: data)
+    }
+
+    struct Reply {
+        let status: Int
+        let headers: [String: String]
+        let data: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+
+        func json() throws -> JSONValue { try JSONParser.parse(data) }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: data) }
+    }
+}
