@@ -257,8 +257,8 @@ final class AdminRegistry {
         for (code, var unit) in oldDistricts {
             let wards = (oldDistrictWards[code] ?? []).compactMap { oldWards[$0] }.filter { $0.lat != 0 || $0.lng != 0 }
             if !wards.isEmpty {
-                unit.lat = wards.map(\.lat).reduce(0, +) / Double(wards.count)
-                unit.lng = wards.map(\.lng).reduce(0, +) / Double(wards.count)
+                unit.lat = (wards.map(\.lat).reduce(0, +) / Double(wards.count)).rounded(toPlaces: 6)
+                unit.lng = (wards.map(\.lng).reduce(0, +) / Double(wards.count)).rounded(toPlaces: 6)
             } else if let newProvince = oldProvinceToNew[unit.provinceCode],
                       let same = newWardByProvinceAndName["\(newProvince):\(TextFolding.fold(unit.name))"] {
                 unit.lat = same.lat; unit.lng = same.lng

@@ -4,14 +4,17 @@
 /// searchable `place` rows) plus POIs, streets and address points, each knowing its address
 /// in the new (2025, ward + province) and old (pre-2025, ward + district + province) format.
 /// `place_fts` is a contentless FTS5 index over *folded* text (`TextFolding.fold`), with
-/// `rowid = place.id`.
+/// `rowid = place.id`. Ids are assigned in order of importance (descending; ties by kind,
+/// then key), so `ORDER BY rowid` over FTS matches reads the most important places first.
+/// Ids are deterministic for the same inputs but are NOT stable across input changes: use
+/// `place.key` (e.g. `poi:way/39514795`) as the stable identifier.
 ///
 /// Bump ``schemaVersion`` whenever the DDL or the meaning of a column changes; bump
 /// ``builderVersion`` whenever the importer would produce different rows from the same inputs
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 1
@@ -47,7 +50,9 @@ public enum DatasetSchema {
           lat REAL NOT NULL, lng REAL NOT NULL,
           importance REAL NOT NULL,
           new_ward INTEGER NOT NULL, new_province INTEGER NOT NULL,
-          old_ward INTEGER NOT NULL, old_district INTEGER NOT NULL, old_province INTEGER NOT NULL
+          old_ward INTEGER NOT NULL, old_district INTEGER NOT NULL, old_province INTEGER NOT NULL,
+          name_key TEXT NOT NULL,      -- TextFolding.fold(name), for ranking without folding per request
+          address_key TEXT NOT NULL    -- the folded address text indexed in place_fts.address (both formats)
         );
         """
 

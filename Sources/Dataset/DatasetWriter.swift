@@ -38,25 +38,20 @@ struct DatasetWriter {
 
         try db.transaction {
             let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
-            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
-            var nextID: Int64 = 1
-
-            func addPlace(key: String, kind: DatasetSchema.PlaceKind, scheme: Int, name: String, hsNum: String, street: String,
-                          categories: String, lat: Double, lng: Double, importance: Double,
-                          codes: (Int, Int, Int, Int, Int), ftsName: String, ftsAddress: String) throws {
-                try insertPlace.bind(.integer(nextID), .text(key), .integer(Int64(kind.rawValue)), .integer(Int64(scheme)),
-                                     .text(name), .text(hsNum), .text(street), .text(categories), .real(lat), .real(lng),
-                                     .real(importance), .integer(Int64(codes.0)), .integer(Int64(codes.1)),
-                                     .integer(Int64(codes.2)), .integer(Int64(codes.3)), .integer(Int64(codes.4)))
-                try insertPlace.run()
-                try insertFTS.bind(.integer(nextID), .text(ftsName), .text(ftsAddress))
-                try insertFTS.run()
-                report.placeCounts[kind, default: 0] += 1
-                nextID += 1
+            // Rows are collected first, then numbered by importance (descending; ties by kind,
+            // then key), so `ORDER BY rowid` over FTS matches yields the most important first.
+            struct Row {
+                let key: String, kind: DatasetSchema.PlaceKind, scheme: Int, name: String, hsNum: String, street: String
+                let categories: String, lat: Double, lng: Double, importance: Double
+                let codes: (Int, Int, Int, Int, Int)  // new_ward, new_province, old_ward, old_district, old_province
+                let ftsName: String, ftsAddress: String
             }
+            var rows: [Row] = []
+            rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
 
-            // Administrative units: admin_unit rows and searchable places, sorted by (scheme, level, code).
+            // Administrative units: admin_unit rows and searchable places.
             let groups: [([Int: AdminUnitRecord], Double)] = [
                 (admin.newProvinces, 1.0), (admin.newWards, 0.7),
                 (admin.oldProvinces, 0.95), (admin.oldDistricts, 0.85), (admin.oldWards, 0.6),
@@ -69,32 +64,32 @@ struct DatasetWriter {
                                         .integer(Int64(unit.level == .ward && unit.scheme == .old ? unit.districtCode : 0)),
                                         .integer(Int64(unit.provinceCode)), .real(unit.lat), .real(unit.lng))
                     try insertUnit.run()
-                    var codes = (0, 0, 0, 0, 0)  // new_ward, new_province, old_ward, old_district, old_province
+                    var codes = (0, 0, 0, 0, 0)
                     var parents: [String] = []
                     switch (unit.scheme, unit.level) {
-                    case (.new, .province): codes.1 = code
+                    case (.new, .province):
+                        codes.1 = code
+                        report.adminCounts.newProvinces += 1
                     case (.new, _):
                         codes = (code, unit.provinceCode, 0, 0, 0)
                         parents = [admin.newProvinces[unit.provinceCode]?.fullName ?? ""]
-                    case (.old, .province): codes.4 = code
+                        report.adminCounts.newWards += 1
+                    case (.old, .province):
+                        codes.4 = code
+                        report.adminCounts.oldProvinces += 1
                     case (.old, .district):
                         codes = (0, 0, 0, code, unit.provinceCode)
                         parents = [admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                        report.adminCounts.oldDistricts += 1
                     case (.old, .ward):
                         codes = (0, 0, code, unit.districtCode, unit.provinceCode)
                         parents = [admin.oldDistricts[unit.districtCode]?.fullName ?? "", admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                        report.adminCounts.oldWards += 1
                     }
-                    try addPlace(key: "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(code)", kind: .admin, scheme: unit.scheme.rawValue,
-                                 name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
-                                 importance: importance, codes: codes,
-                                 ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parents))
-                    switch (unit.scheme, unit.level) {
-                    case (.new, .province): report.adminCounts.newProvinces += 1
-                    case (.new, _): report.adminCounts.newWards += 1
-                    case (.old, .province): report.adminCounts.oldProvinces += 1
-                    case (.old, .district): report.adminCounts.oldDistricts += 1
-                    case (.old, .ward): report.adminCounts.oldWards += 1
-                    }
+                    rows.append(Row(key: "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(code)", kind: .admin, scheme: unit.scheme.rawValue,
+                                    name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
+                                    importance: importance, codes: codes,
+                                    ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parents)))
                 }
             }
 
@@ -107,12 +102,32 @@ struct DatasetWriter {
                 let oldAddress = Self.folded([admin.oldWards[place.oldWard]?.fullName ?? "",
                                               admin.oldDistricts[place.oldDistrict]?.fullName ?? "",
                                               admin.oldProvinces[place.oldProvince]?.fullName ?? ""])
-                try addPlace(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
-                             categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
-                             codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
-                             ftsName: Self.folded([place.name] + place.aliases),
-                             ftsAddress: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "))
+                rows.append(Row(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
+                                categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
+                                codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
+                                ftsName: Self.folded([place.name] + place.aliases),
+                                ftsAddress: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " ")))
             }
+
+            rows.sort { a, b in
+                if a.importance != b.importance { return a.importance > b.importance }
+                if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+                return a.key < b.key
+            }
+            for (index, row) in rows.enumerated() {
+                let id = Int64(index + 1)
+                let c = row.codes
+                try insertPlace.bind(.integer(id), .text(row.key), .integer(Int64(row.kind.rawValue)), .integer(Int64(row.scheme)),
+                                     .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
+                                     .real(row.importance), .integer(Int64(c.0)), .integer(Int64(c.1)),
+                                     .integer(Int64(c.2)), .integer(Int64(c.3)), .integer(Int64(c.4)),
+                                     .text(TextFolding.fold(row.name)), .text(row.ftsAddress))
+                try insertPlace.run()
+                try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
+                try insertFTS.run()
+                report.placeCounts[row.kind, default: 0] += 1
+            }
+            let placeCount = rows.count
 
             // Meta.
             let insertMeta = try db.prepare("INSERT INTO meta(key, value) VALUES (?,?)")
@@ -125,7 +140,7 @@ struct DatasetWriter {
             try meta(DatasetSchema.MetaKey.builtAt, formatter.string(from: Date()))
             try meta(DatasetSchema.MetaKey.sources, inputs.map(\.lastPathComponent).joined(separator: ","))
             try meta(DatasetSchema.MetaKey.attribution, DatasetSchema.attribution)
-            try meta(DatasetSchema.MetaKey.placeCount, "\(nextID - 1)")
+            try meta(DatasetSchema.MetaKey.placeCount, "\(placeCount)")
             for kind in DatasetSchema.PlaceKind.allCases { try meta(DatasetSchema.MetaKey.count(kind), "\(report.placeCounts[kind] ?? 0)") }
             let a = report.adminCounts
             for (scheme, level, count) in [(DatasetSchema.Scheme.new, DatasetSchema.Level.province, a.newProvinces), (.new, .ward, a.newWards),

@@ -1,23 +1,37 @@
 import Foundation
-import TextFolding
 
-/// Ranks candidates: how well the query's words match the place's name, how important the
-/// place is, and how close it is to the focus.
+/// Ranks candidates: how well the query's words match the place's name (and, less, its
+/// address), how important the place is, and how close it is to the focus.
 struct MatchScorer {
     let queryTokens: [Substring]
     let focus: Coordinate?
 
     /// Weights of the three signals. Text dominates; importance and proximity break ties
     /// between equally good text matches and lift major places above obscure ones.
-    static let textWeight = 1.0
-    static let importanceWeight = 0.35
+    static let importanceWeight = 0.5
     static let proximityWeight = 0.35
-    /// Proximity halves roughly every 1.4 km (exp(-d / 2 km)).
+    /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
+    /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
+    static let adminPrefixes: [[Substring]] = ["thanh pho", "tinh", "phuong", "xa", "quan", "huyen", "thi xa", "thi tran", "dac khu"]
+        .map { $0.split(separator: " ") }
 
-    func score(_ place: PlaceRecord) -> (score: Double, distance: Double?) {
-        let nameTokens = TextFolding.tokens(place.name)
-        var matched = 0.0
+    struct Score {
+        var value: Double
+        /// Share of query words found in the name or address (0…1).
+        var coverage: Double
+        var distance: Double?
+    }
+
+    func score(_ place: PlaceRecord) -> Score {
+        var nameTokens = place.nameKey.split(separator: " ")
+        if place.kind == .admin,
+           let prefix = Self.adminPrefixes.filter({ nameTokens.starts(with: $0) }).max(by: { $0.count < $1.count }),
+           !prefix.contains(where: { queryTokens.contains($0) }) {
+            nameTokens.removeFirst(prefix.count)
+        }
+        var addressTokens: [Substring]?
+        var matched = 0.0, matchedInName = 0.0
         for (i, q) in queryTokens.enumerated() {
             let isLast = i == queryTokens.count - 1
             var best = 0.0
@@ -25,28 +39,37 @@ struct MatchScorer {
                 if n == q { best = 1; break }
                 if n.hasPrefix(q) { best = max(best, isLast ? 0.9 : 0.5) }
             }
+            matchedInName += best
+            if best == 0 {
+                // Words of the address count half: "le loi quan 1", "cafe hoan kiem".
+                addressTokens = addressTokens ?? place.addressKey.split(separator: " ")
+                for a in addressTokens! {
+                    if a == q { best = 0.5; break }
+                    if isLast, a.hasPrefix(q) { best = 0.4 }
+                }
+            }
             matched += best
         }
         let n = Double(queryTokens.count)
         let coverage = n > 0 ? matched / n : 0
-        let tightness = nameTokens.isEmpty ? 0 : min(1, matched / Double(nameTokens.count))
+        let tightness = nameTokens.isEmpty ? 0 : min(1, matchedInName / Double(nameTokens.count))
         let startsWith: Double = {
             guard let first = nameTokens.first, let q = queryTokens.first else { return 0 }
             return first == q || (queryTokens.count == 1 && first.hasPrefix(q)) ? 1 : 0
         }()
         var houseNumberBonus = 0.0
-        if place.kind == .address, !place.houseNumber.isEmpty,
-           queryTokens.contains(where: { $0 == TextFolding.fold(place.houseNumber) }) {
+        if place.kind == .address, let number = nameTokens.first, number.first?.isNumber == true,
+           queryTokens.contains(number) {
             houseNumberBonus = 0.1
         }
-        let text = 0.55 * coverage + 0.30 * tightness + 0.15 * startsWith + houseNumberBonus
-        var score = Self.textWeight * text + Self.importanceWeight * place.importance
+        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus
+        var value = text + Self.importanceWeight * place.importance
         var distance: Double?
         if let focus {
             let d = focus.distance(to: place.coordinate)
             distance = d
-            score += Self.proximityWeight * exp(-d / Self.proximityScaleMeters)
+            value += Self.proximityWeight * exp(-d / Self.proximityScaleMeters)
         }
-        return (score, distance)
+        return Score(value: value, coverage: coverage, distance: distance)
     }
 }

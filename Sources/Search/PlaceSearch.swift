@@ -6,7 +6,7 @@ import TextFolding
 ///
 /// Candidates come from the FTS5 index (`place_fts`): first places whose *name* holds every
 /// query word (the last one as a prefix, since the user is still typing), then, if those are
-/// few, places whose name *or address* holds them. Rows are numbered by importance at import,
+/// few, places whose name *or address* holds them, then places holding any of the words. Rows are numbered by importance at import,
 /// so `ORDER BY rowid LIMIT n` yields the most important matches first and bounds the work
 /// however common the words are. `MatchScorer` then ranks the candidates.
 public final class PlaceSearch: Sendable {
@@ -27,13 +27,20 @@ public final class PlaceSearch: Sendable {
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
         let tokens = Array(TextFolding.tokens(query.text).prefix(Self.maxQueryWords).map { $0.prefix(64) })
         guard !tokens.isEmpty, query.limit > 0 else { return [] }
-        let terms = tokens.enumerated().map { i, t in i == tokens.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
-            .joined(separator: " ")
+        let quoted = tokens.enumerated().map { i, t in i == tokens.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
+        let allWords = quoted.joined(separator: " ")
+        // Stages, each only if the ones before found too little: every word in the name; every
+        // word in name or address; any word (a house number or a word the data lacks must not
+        // empty the list: "197 tran phu" still offers Trần Phú).
+        let stages = ["{name} : (\(allWords))", allWords, quoted.joined(separator: " OR ")]
         let (filterSQL, filterValues) = filters(for: query)
 
         var candidates: [Int64: PlaceRecord] = [:]
+        var usedAnyWordStage = false
         try pool.withConnection { connection in
-            for expression in ["{name} : (\(terms))", terms] {
+            for (stage, expression) in stages.enumerated() {
+                if stage == 2 && tokens.count == 1 { break }
+                usedAnyWordStage = stage == 2
                 let sql = """
                     SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid
                     WHERE place_fts MATCH ?\(filterSQL) ORDER BY place_fts.rowid LIMIT \(Self.candidatesPerStage)
@@ -45,7 +52,7 @@ public final class PlaceSearch: Sendable {
                     candidates[place.id] = place
                 }
                 statement.reset()
-                if candidates.count >= Self.candidatesPerStage / 4 { break }
+                if candidates.count >= Self.candidatesPerStage / 4 || (stage == 1 && !candidates.isEmpty) { break }
             }
         }
 
@@ -54,11 +61,28 @@ public final class PlaceSearch: Sendable {
         results.reserveCapacity(candidates.count)
         for place in candidates.values {
             if let circle = query.circle, circle.center.distance(to: place.coordinate) > circle.radiusMeters { continue }
-            let (score, distance) = scorer.score(place)
-            results.append(SearchResult(place: place, distanceMeters: distance, score: score))
+            let score = scorer.score(place)
+            if usedAnyWordStage && score.coverage < 0.5 { continue }
+            results.append(SearchResult(place: place, distanceMeters: score.distance, score: score.value))
         }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place.id < $1.place.id }
-        return Array(results.prefix(query.limit))
+        return Self.distinct(results, format: query.format, limit: query.limit)
+    }
+
+    /// Drops results that would read the same as a better one (two bus stops called "Bến Thành C"
+    /// in one ward): same name, same kind, same ward in the answer's format.
+    static func distinct(_ results: [SearchResult], format: AddressFormat, limit: Int) -> [SearchResult] {
+        struct Identity: Hashable { let name: String; let kind: Int; let ward: Int; let district: Int }
+        var seen = Set<Identity>()
+        var kept: [SearchResult] = []
+        for result in results where kept.count < limit {
+            let p = result.place
+            let identity = format == .new
+                ? Identity(name: p.nameKey, kind: p.kind.rawValue, ward: p.newWard, district: p.newProvince)
+                : Identity(name: p.nameKey, kind: p.kind.rawValue, ward: p.oldWard, district: p.oldDistrict)
+            if seen.insert(identity).inserted { kept.append(result) }
+        }
+        return kept
     }
 
     /// The place with a stable key, or `nil`.
@@ -118,6 +142,7 @@ public final class PlaceSearch: Sendable {
             scheme: AddressFormat(rawValue: s.int(3)), name: s.text(4), houseNumber: s.text(5), street: s.text(6),
             categories: s.text(7).split(separator: ",").map(String.init),
             coordinate: Coordinate(lat: s.double(8), lng: s.double(9)), importance: s.double(10),
-            newWard: s.int(11), newProvince: s.int(12), oldWard: s.int(13), oldDistrict: s.int(14), oldProvince: s.int(15))
+            newWard: s.int(11), newProvince: s.int(12), oldWard: s.int(13), oldDistrict: s.int(14), oldProvince: s.int(15),
+            nameKey: s.text(16), addressKey: s.text(17))
     }
 }

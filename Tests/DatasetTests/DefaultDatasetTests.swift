@@ -2,7 +2,6 @@ import Dataset
 import DefaultData
 import Foundation
 import SQLiteStore
-import TextFolding
 import XCTest
 
 /// Content of the default dataset (all embedded inputs).
@@ -173,6 +172,19 @@ final class DefaultDatasetPlaceTests: XCTestCase {
         XCTAssertEqual(xmlPOI["name"], "Cục Hải Quan Thành Phố")
         XCTAssertEqual(xmlPOI["new_province"], "79")
         XCTAssertEqual(xmlPOI["categories"], "9103")
+    }
+
+    func testIdsFollowImportanceAndThePlannerHasStatistics() throws {
+        let db = try SharedDataset.open()
+        XCTAssertEqual(try db.scalarInt("SELECT COUNT(*) FROM place a JOIN place b ON b.id = a.id + 1 WHERE b.importance > a.importance"), 0)
+        XCTAssertEqual(try db.scalarInt("SELECT MIN(id) FROM place"), 1)
+        XCTAssertEqual(try db.scalarInt("SELECT MAX(id) FROM place"), try db.scalarInt("SELECT COUNT(*) FROM place"))
+        XCTAssertEqual(try db.rows("SELECT key FROM place WHERE id = 1", columns: 1).first, ["admin:1:0:1"])
+        // ANALYZE ran: an FTS join filtered on kind starts from the FTS index.
+        XCTAssertGreaterThan(try db.scalarInt("SELECT COUNT(*) FROM sqlite_stat1"), 0)
+        let started = Date()
+        _ = try db.rows("SELECT p.key FROM place_fts f JOIN place p ON p.id = f.rowid WHERE place_fts MATCH 'name:\"phuong\"' AND p.kind = 0 LIMIT 5", columns: 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5)
     }
 
     func testMetaRecordsVersionFingerprintAndCounts() throws {

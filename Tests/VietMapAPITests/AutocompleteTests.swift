@@ -27,7 +27,8 @@ final class AutocompleteTests: XCTestCase {
 
     func testPrefixWhileTyping() async throws {
         let items = try await autocomplete("ben th")
-        XCTAssertTrue(names(items).prefix(3).contains("Chợ Bến Thành"), "\(names(items))")
+        XCTAssertTrue(names(items).prefix(5).contains("Chợ Bến Thành"), "\(names(items))")
+        XCTAssertTrue(names(items).prefix(2).contains("Phường Bến Thành"), "\(names(items))")
         let partial = try await autocomplete("cho ben tha")
         XCTAssertEqual(partial.first?["name"], "Chợ Bến Thành")
     }

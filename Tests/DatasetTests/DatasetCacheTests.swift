@@ -1,0 +1,85 @@
+import Dataset
+import DefaultData
+import Foundation
+import SQLiteStore
+import XCTest
+
+final class DatasetCacheTests: XCTestCase {
+    func testCacheDirectoryFromEnvironment() {
+        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["VIETMAP_SIM_CACHE": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/c")
+        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/x/vietmap-sim")
+        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["HOME": "/h"]).path, "/h/.cache/vietmap-sim")
+    }
+
+    /// Two concurrent first starts both end with the same complete file; a later start reuses
+    /// it without building; the build is stable (same keys and ids as the shared build).
+    func testConcurrentBuildsThenFastReuseAndStableKeys() throws {
+        let cache = try SharedDataset.scratch("cache")
+        // A stale dataset of an older fingerprint is pruned after a build.
+        try Data("old".utf8).write(to: cache.appendingPathComponent("default-0000000000000000.sqlite"))
+
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            results.set(index, Result { try DatasetCache.ensureDefaultDataset(inputs: DefaultData.inputFiles, cacheDirectory: cache) })
+        }
+        let first = try results.get(0), second = try results.get(1)
+        XCTAssertEqual(first.url, second.url)
+        XCTAssertTrue(first.url.lastPathComponent.hasPrefix("default-") && first.url.lastPathComponent.hasSuffix(".sqlite"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path), [first.url.lastPathComponent],
+                       "only the finished dataset remains")
+        let info = try DatasetInfo.validate(path: first.url.path)
+        XCTAssertEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .new, level: .ward)), 3321)
+
+        let modified = try FileManager.default.attributesOfItem(atPath: first.url.path)[.modificationDate] as? Date
+        let started = Date()
+        let again = try DatasetCache.ensureDefaultDataset(inputs: DefaultData.inputFiles, cacheDirectory: cache)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertNil(again.built, "reused, not rebuilt")
+        XCTAssertEqual(again.url, first.url)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: first.url.path)[.modificationDate] as? Date, modified)
+        XCTAssertLessThan(elapsed, 1.5, "a cached start is fast (debug build)")
+        XCTAssertEqual(try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: cache), first.url)
+
+        // Stability: the same (id, key) sequence as the independent shared build.
+        let shared = try SharedDataset.open()
+        let cached = try Database(path: first.url.path, mode: .readOnly)
+        let sql = "SELECT id, key FROM place ORDER BY id"
+        XCTAssertEqual(try cached.rows(sql, columns: 2), try shared.rows(sql, columns: 2))
+    }
+
+    func testAFileWithAnotherFingerprintIsRebuilt() throws {
+        let cache = try SharedDataset.scratch("stale")
+        // A small input set keeps the rebuild fast.
+        let inputs = DefaultData.inputFiles.filter { ["units_2025.json", "units_2025_centroids_bbox.csv"].contains($0.lastPathComponent) }
+        let fingerprint = try DatasetFingerprint.compute(inputs: inputs)
+        let target = cache.appendingPathComponent("default-\(fingerprint).sqlite")
+        // A complete dataset under the right name whose meta claims another fingerprint.
+        try FileManager.default.copyItem(at: try SharedDataset.get().url, to: target)
+        do {
+            let db = try Database(path: target.path, mode: .readWrite)
+            try db.execute("UPDATE meta SET value = 'something-else' WHERE key = 'source_fingerprint'")
+        }
+        let result = try DatasetCache.ensureDefaultDataset(inputs: inputs, cacheDirectory: cache)
+        XCTAssertEqual(result.url, target)
+        XCTAssertNotNil(result.built, "rebuilt")
+        let info = try DatasetInfo.read(path: target.path)
+        XCTAssertEqual(info.sourceFingerprint, fingerprint)
+        XCTAssertEqual(info.count(DatasetSchema.MetaKey.placeCount), 34 + 3321)
+    }
+}
+
+/// Thread-safe slots for results produced on concurrent threads.
+private final class ResultBox: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var results: [Int: Result<(url: URL, built: DatasetBuildReport?), any Error>] = [:]
+
+    func set(_ index: Int, _ result: Result<(url: URL, built: DatasetBuildReport?), any Error>) {
+        lock.lock(); results[index] = result; lock.unlock()
+    }
+
+    func get(_ index: Int) throws -> (url: URL, built: DatasetBuildReport?) {
+        lock.lock(); defer { lock.unlock() }
+        return try results[index]!.get()
+    }
+}

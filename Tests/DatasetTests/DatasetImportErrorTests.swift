@@ -1,0 +1,142 @@
+import Dataset
+import DefaultData
+import Foundation
+import XCTest
+
+/// Input detection and failures: one-line errors, nothing half-written, outputs untouched.
+final class DatasetImportErrorTests: XCTestCase {
+    private func input(_ name: String) -> URL {
+        DefaultData.inputFiles.first { $0.lastPathComponent == name }!
+    }
+
+    private func assertFails(_ inputs: [URL], in directory: URL, output name: String = "out.sqlite",
+                             _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        let output = directory.appendingPathComponent(name)
+        XCTAssertThrowsError(try DatasetBuilder().build(inputs: inputs, output: output), file: file, line: line) { error in
+            let text = "\(error)"
+            XCTAssertEqual(text, expected, file: file, line: line)
+            XCTAssertFalse(text.contains("\n"), "one line", file: file, line: line)
+        }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        XCTAssertFalse(leftovers.contains { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }, "temp files left: \(leftovers)", file: file, line: line)
+    }
+
+    /// The real POI header and the first rows of the HCMC POI CSV, with `edit` applied to the data lines.
+    private func poiCSV(_ directory: URL, name: String = "bad_pois.csv", rows: Int = 3, edit: (inout [String]) -> Void) throws -> URL {
+        let text = try String(contentsOf: input("hcmc_pois_osm2018.csv"), encoding: .utf8)
+        // The seed CSVs use CRLF (one Character in Swift, so split on the string "\r\n").
+        var lines = Array(text.components(separatedBy: "\r\n").prefix(rows + 1))
+        var data = Array(lines.dropFirst())
+        edit(&data)
+        lines = [lines[0]] + data
+        let url = directory.appendingPathComponent(name)
+        try (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func testMissingFile() throws {
+        let directory = try SharedDataset.scratch("missing")
+        let missing = directory.appendingPathComponent("nope.csv")
+        assertFails([missing], in: directory, "\(missing.path): no such file")
+    }
+
+    func testRowWithTooFewColumnsNamesFileAndRow() throws {
+        let directory = try SharedDataset.scratch("columns")
+        let bad = try poiCSV(directory) { rows in
+            rows[1] = rows[1].split(separator: ",", omittingEmptySubsequences: false).dropLast().joined(separator: ",")
+        }
+        assertFails([bad], in: directory, "bad_pois.csv: row 2 (line 3): expected 25 columns, found 24")
+    }
+
+    func testNonNumericLatitude() throws {
+        let directory = try SharedDataset.scratch("lat")
+        let bad = try poiCSV(directory) { rows in
+            var fields = rows[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[6] = "10.7x"
+            rows[2] = fields.joined(separator: ",")
+        }
+        assertFails([bad], in: directory, "bad_pois.csv: row 3 (line 4): lat is not a number: '10.7x'")
+    }
+
+    func testFailureLeavesAnExistingOutputUntouched() throws {
+        let directory = try SharedDataset.scratch("untouched")
+        let output = directory.appendingPathComponent("existing.sqlite")
+        try Data("precious".utf8).write(to: output)
+        let bad = try poiCSV(directory) { rows in rows[0] = "node,1,x" }
+        assertFails([input("units_2025.json"), bad], in: directory, output: "existing.sqlite",
+                    "bad_pois.csv: row 1 (line 2): expected 25 columns, found 3")
+        XCTAssertEqual(try Data(contentsOf: output), Data("precious".utf8))
+    }
+
+    func testUnrecognisedInput() throws {
+        let directory = try SharedDataset.scratch("unknown")
+        let url = directory.appendingPathComponent("notes.csv")
+        try "just,some,columns\n1,2,3\n".write(to: url, atomically: true, encoding: .utf8)
+        assertFails([url], in: directory,
+                    "notes.csv: unrecognised input: not a POI/street/address/centroid CSV, an admin-unit or mapping JSON, or OSM XML/PBF")
+    }
+
+    func testBrokenJSONAndXML() throws {
+        let directory = try SharedDataset.scratch("broken")
+        let json = directory.appendingPathComponent("units.json")
+        try "[{\"Code\": \"01\", \"Name\": \"Hà Nội\", \"FullName\": \"Thành phố Hà Nội\", \"Wards\": [{\"Code\": 4,".write(to: json, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try DatasetBuilder().build(inputs: [json], output: directory.appendingPathComponent("o.sqlite"))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("units.json: invalid JSON"), "\(error)")
+            XCTAssertFalse("\(error)".contains("\n"))
+        }
+        let typed = directory.appendingPathComponent("typed.json")
+        try "[{\"Code\": \"01\", \"Name\": \"Hà Nội\", \"FullName\": \"Thành phố Hà Nội\", \"Wards\": [{\"Code\": 4, \"Name\": \"x\", \"FullName\": \"Xã x\"}]}]".write(to: typed, atomically: true, encoding: .utf8)
+        assertFails([typed], in: directory, "typed.json: at [0].Wards[0].Code: expected String")
+
+        let xml = directory.appendingPathComponent("clip.osm")
+        try "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n <node id=\"1\" lat=\"10.77\" lon=\"106.70\">\n  <tag k=\"name\" v=\"x\"/>\n </way>\n</osm>\n"
+            .write(to: xml, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try DatasetBuilder().build(inputs: [xml], output: directory.appendingPathComponent("o.sqlite"))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("clip.osm: line 5: malformed XML"), "\(error)")
+        }
+        let badNode = directory.appendingPathComponent("badnode.osm")
+        try "<osm version=\"0.6\">\n<node id=\"7\" lat=\"north\" lon=\"106.70\"/>\n</osm>\n".write(to: badNode, atomically: true, encoding: .utf8)
+        assertFails([badNode], in: directory, "badnode.osm: line 2: node 7 has an invalid id, lat or lon")
+    }
+
+    func testKindIsDetectedFromContentNotName() throws {
+        let directory = try SharedDataset.scratch("detect")
+        let expectations: [(String, InputKind)] = [
+            ("hcmc_pois_osm2018.csv", .poiCSV), ("hcmc_streets_osm2018.csv", .streetCSV),
+            ("hcmc_address_points_osm2018.csv", .addressCSV), ("units_2025_centroids_bbox.csv", .centroidCSV),
+            ("units_2025.json", .units2025JSON), ("units_pre2025.json", .unitsPre2025JSON),
+            ("mapping_2025_old_to_new.json", .mappingOldToNewJSON), ("mapping_2025_new_to_old.json", .mappingNewToOldJSON),
+            ("hanoi_hoankiem_2019.osm", .osmXML), ("hcmc_2018.osm.pbf", .osmPBF),
+        ]
+        for (index, (name, kind)) in expectations.enumerated() {
+            let renamed = directory.appendingPathComponent("input\(index).dat")
+            try FileManager.default.copyItem(at: input(name), to: renamed)
+            XCTAssertEqual(try InputKind.detect(renamed), kind, name)
+        }
+    }
+
+    func testDirectoryInputUsesItsRecognisableFiles() throws {
+        let directory = try SharedDataset.scratch("dir")
+        let inputs = directory.appendingPathComponent("inputs")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: input("units_2025.json"), to: inputs.appendingPathComponent("a.json"))
+        try "# notes\n".write(to: inputs.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+        let report = try DatasetBuilder().build(inputs: [inputs], output: directory.appendingPathComponent("d.sqlite"))
+        XCTAssertEqual(report.inputs.map(\.kind), [.units2025JSON])
+        XCTAssertEqual(report.placeCounts[.admin], 34 + 3321)
+        XCTAssertTrue(report.notes.contains("1 unrecognised files in input directories skipped"), "\(report.notes)")
+    }
+
+    func testSmallBuildFromRenamedInputsWithPBFSkipped() throws {
+        let directory = try SharedDataset.scratch("small")
+        let pois = try poiCSV(directory, name: "some.txt", rows: 5) { _ in }
+        let output = directory.appendingPathComponent("small.sqlite")
+        let report = try DatasetBuilder().build(inputs: [input("units_2025.json"), input("units_2025_centroids_bbox.csv"), pois, input("hcmc_2018.osm.pbf")],
+                                                output: output)
+        XCTAssertEqual(report.placeCounts[.poi], 5)
+        XCTAssertEqual(report.adminCounts.newWards, 3321)
+        XCTAssertTrue(report.notes.contains { $0.contains("hcmc_2018.osm.pbf") && $0.contains("not imported") }, "\(report.notes)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["small.sqlite", "some.txt"])
+    }
+}
