@@ -11,6 +11,7 @@ import PackageDescription
 ///   SQLiteStore, TextFolding → Search   (autocomplete over a dataset file)
 ///   JSON                                (ordered JSON values, serializer, parser)
 ///   Polyline                            (Google encoded polyline codec)
+///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   VietMapClient                       (the reference client models, Foundation only)
 ///   vietmap-sim                         (thin CLI)
@@ -25,12 +26,15 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
         .target(name: "Polyline"),
+        .target(name: "Routing"),
+        .target(name: "OSMReader", dependencies: ["CZlib"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
@@ -42,7 +46,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "VietMapClient", "JSON"]),

@@ -14,10 +14,10 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 1
+    public static let builderVersion = 2
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,7 +57,7 @@ public enum DatasetSchema {
         """
 
     public static let createPlaceFTS = """
-        CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='2 3');
+        CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3');
         """
 
     public static let createIndexes = """

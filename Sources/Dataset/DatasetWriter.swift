@@ -12,6 +12,16 @@ struct DatasetWriter {
     let fingerprint: String
 
     /// Folded text of several strings, exact duplicates and empties dropped.
+    /// How an admin unit is indexed in the FTS `address` column: its short name ("Bến Thành",
+    /// "Hồ Chí Minh") without "Phường"/"Thành phố"/"Tỉnh", which nearly every place shares and
+    /// which would make every multi-word query scan the whole index; districts and numbered
+    /// wards keep their prefix ("Quận 1", "Phường 4"), without which they mean nothing.
+    static func searchName(_ unit: AdminUnitRecord?) -> String {
+        guard let unit else { return "" }
+        if unit.level == .district || unit.name.allSatisfy({ $0.isNumber }) { return unit.fullName }
+        return unit.name
+    }
+
     static func folded(_ parts: [String]) -> String {
         var seen = Set<String>()
         var out: [String] = []
@@ -47,6 +57,8 @@ struct DatasetWriter {
                 let categories: String, lat: Double, lng: Double, importance: Double
                 let codes: (Int, Int, Int, Int, Int)  // new_ward, new_province, old_ward, old_district, old_province
                 let ftsName: String, ftsAddress: String
+                /// The full folded address (with "phường", "thành phố"…), for ranking.
+                let addressKey: String
             }
             var rows: [Row] = []
             rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
@@ -66,6 +78,7 @@ struct DatasetWriter {
                     try insertUnit.run()
                     var codes = (0, 0, 0, 0, 0)
                     var parents: [String] = []
+                    var parentSearchNames: [String] = []
                     switch (unit.scheme, unit.level) {
                     case (.new, .province):
                         codes.1 = code
@@ -73,6 +86,7 @@ struct DatasetWriter {
                     case (.new, _):
                         codes = (code, unit.provinceCode, 0, 0, 0)
                         parents = [admin.newProvinces[unit.provinceCode]?.fullName ?? ""]
+                        parentSearchNames = [Self.searchName(admin.newProvinces[unit.provinceCode])]
                         report.adminCounts.newWards += 1
                     case (.old, .province):
                         codes.4 = code
@@ -80,16 +94,19 @@ struct DatasetWriter {
                     case (.old, .district):
                         codes = (0, 0, 0, code, unit.provinceCode)
                         parents = [admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                        parentSearchNames = [Self.searchName(admin.oldProvinces[unit.provinceCode])]
                         report.adminCounts.oldDistricts += 1
                     case (.old, .ward):
                         codes = (0, 0, code, unit.districtCode, unit.provinceCode)
                         parents = [admin.oldDistricts[unit.districtCode]?.fullName ?? "", admin.oldProvinces[unit.provinceCode]?.fullName ?? ""]
+                        parentSearchNames = [Self.searchName(admin.oldDistricts[unit.districtCode]), Self.searchName(admin.oldProvinces[unit.provinceCode])]
                         report.adminCounts.oldWards += 1
                     }
                     rows.append(Row(key: "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(code)", kind: .admin, scheme: unit.scheme.rawValue,
                                     name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
                                     importance: importance, codes: codes,
-                                    ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parents)))
+                                    ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parentSearchNames),
+                                    addressKey: Self.folded(parents)))
                 }
             }
 
@@ -102,11 +119,16 @@ struct DatasetWriter {
                 let oldAddress = Self.folded([admin.oldWards[place.oldWard]?.fullName ?? "",
                                               admin.oldDistricts[place.oldDistrict]?.fullName ?? "",
                                               admin.oldProvinces[place.oldProvince]?.fullName ?? ""])
+                let searchAddress = Self.folded([streetPart] + [
+                    Self.searchName(admin.newWards[place.newWard]), Self.searchName(admin.newProvinces[place.newProvince]),
+                    Self.searchName(admin.oldWards[place.oldWard]), Self.searchName(admin.oldDistricts[place.oldDistrict]),
+                    Self.searchName(admin.oldProvinces[place.oldProvince]),
+                ])
                 rows.append(Row(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
                                 categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
                                 codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
-                                ftsName: Self.folded([place.name] + place.aliases),
-                                ftsAddress: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " ")))
+                                ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
+                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " ")))
             }
 
             rows.sort { a, b in
@@ -121,7 +143,7 @@ struct DatasetWriter {
                                      .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
                                      .real(row.importance), .integer(Int64(c.0)), .integer(Int64(c.1)),
                                      .integer(Int64(c.2)), .integer(Int64(c.3)), .integer(Int64(c.4)),
-                                     .text(TextFolding.fold(row.name)), .text(row.ftsAddress))
+                                     .text(TextFolding.fold(row.name)), .text(row.addressKey))
                 try insertPlace.run()
                 try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
                 try insertFTS.run()

@@ -24,7 +24,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionTimeout: Int
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
+                maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 32 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
                 connectionTimeout: Int = 30) {
         self.host = host
         self.port = port

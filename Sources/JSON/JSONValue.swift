@@ -61,9 +61,14 @@ public enum JSONValue: Sendable, Equatable {
 public struct JSONObject: Sendable, Equatable, Sequence {
     public private(set) var members: [(key: String, value: JSONValue)]
 
+    /// A later duplicate key replaces the earlier one's value.
     public init(_ members: [(String, JSONValue)] = []) {
-        self.members = []
-        for (k, v) in members { self[k] = v }
+        var unique: [(key: String, value: JSONValue)] = []
+        unique.reserveCapacity(members.count)
+        for (k, v) in members {
+            if let i = unique.firstIndex(where: { $0.key == k }) { unique[i].value = v } else { unique.append((k, v)) }
+        }
+        self.members = unique
     }
 
     public var count: Int { members.count }

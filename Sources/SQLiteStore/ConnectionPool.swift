@@ -1,6 +1,6 @@
 import Foundation
 
-/// Read-only connections to one database file, one per thread, each with its own cache of
+/// Read-only connections to one database file that does not change while the pool exists, one per thread, each with its own cache of
 /// prepared statements: a statement is compiled once per thread, never per request.
 ///
 /// Server threads call `withConnection` on every request; the first call on a thread opens
@@ -10,7 +10,9 @@ public final class ConnectionPool: @unchecked Sendable {
     // ThreadConnection is only ever touched by the thread that owns it.
     public let path: String
     private let setup: @Sendable (Database) throws -> Void
-    private let key: String
+    /// Thread-local slot holding this pool's connection for the current thread (unretained:
+    /// `opened` keeps every connection alive for the pool's lifetime).
+    private var key = pthread_key_t()
     private let lock = NSLock()
     private var opened: [ThreadConnection] = []
 
@@ -18,20 +20,21 @@ public final class ConnectionPool: @unchecked Sendable {
     public init(path: String, setup: @escaping @Sendable (Database) throws -> Void = { _ in }) {
         self.path = path
         self.setup = setup
-        self.key = "vietmap-sim.pool.\(UUID().uuidString)"
+        pthread_key_create(&key, nil)
     }
+
+    deinit { pthread_key_delete(key) }
 
     /// Runs `body` with this thread's connection.
     public func withConnection<T>(_ body: (ThreadConnection) throws -> T) throws -> T {
-        let dictionary = Thread.current.threadDictionary
-        if let existing = dictionary[key] as? ThreadConnection {
-            return try body(existing)
+        if let raw = pthread_getspecific(key) {
+            return try body(Unmanaged<ThreadConnection>.fromOpaque(raw).takeUnretainedValue())
         }
-        let database = try Database(path: path, mode: .readOnly)
+        let database = try Database(path: path, mode: .immutable)
         try setup(database)
         let connection = ThreadConnection(database: database)
-        dictionary[key] = connection
         lock.lock(); opened.append(connection); lock.unlock()
+        pthread_setspecific(key, Unmanaged.passUnretained(connection).toOpaque())
         return try body(connection)
     }
 

@@ -2,19 +2,26 @@ import Foundation
 
 /// Ranks candidates: how well the query's words match the place's name (and, less, its
 /// address), how important the place is, and how close it is to the focus.
+///
+/// Works on the folded keys' UTF-8 bytes: this runs for every candidate of every keystroke.
 struct MatchScorer {
-    let queryTokens: [Substring]
+    let queryTokens: [[UInt8]]
     let focus: Coordinate?
 
-    /// Weights of the three signals. Text dominates; importance and proximity break ties
-    /// between equally good text matches and lift major places above obscure ones.
+    /// Weights of the signals. Text dominates; importance and proximity break ties between
+    /// equally good text matches and lift major places above obscure ones.
     static let importanceWeight = 0.5
     static let proximityWeight = 0.35
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
-    static let adminPrefixes: [[Substring]] = ["thanh pho", "tinh", "phuong", "xa", "quan", "huyen", "thi xa", "thi tran", "dac khu"]
-        .map { $0.split(separator: " ") }
+    static let adminPrefixes: [[[UInt8]]] = ["thanh pho", "tinh", "phuong", "xa", "quan", "huyen", "thi xa", "thi tran", "dac khu"]
+        .map { $0.split(separator: " ").map { Array($0.utf8) } }
+
+    init(queryTokens: [Substring], focus: Coordinate?) {
+        self.queryTokens = queryTokens.map { Array($0.utf8) }
+        self.focus = focus
+    }
 
     struct Score {
         var value: Double
@@ -24,28 +31,28 @@ struct MatchScorer {
     }
 
     func score(_ place: PlaceRecord) -> Score {
-        var nameTokens = place.nameKey.split(separator: " ")
+        var nameTokens = Self.words(place.nameKey)
         if place.kind == .admin,
            let prefix = Self.adminPrefixes.filter({ nameTokens.starts(with: $0) }).max(by: { $0.count < $1.count }),
            !prefix.contains(where: { queryTokens.contains($0) }) {
             nameTokens.removeFirst(prefix.count)
         }
-        var addressTokens: [Substring]?
+        var addressTokens: [ArraySlice<UInt8>]?
         var matched = 0.0, matchedInName = 0.0
         for (i, q) in queryTokens.enumerated() {
             let isLast = i == queryTokens.count - 1
             var best = 0.0
             for n in nameTokens {
-                if n == q { best = 1; break }
-                if n.hasPrefix(q) { best = max(best, isLast ? 0.9 : 0.5) }
+                if n.elementsEqual(q) { best = 1; break }
+                if n.starts(with: q) { best = max(best, isLast ? 0.9 : 0.5) }
             }
             matchedInName += best
             if best == 0 {
                 // Words of the address count half: "le loi quan 1", "cafe hoan kiem".
-                addressTokens = addressTokens ?? place.addressKey.split(separator: " ")
+                if addressTokens == nil { addressTokens = Self.words(place.addressKey) }
                 for a in addressTokens! {
-                    if a == q { best = 0.5; break }
-                    if isLast, a.hasPrefix(q) { best = 0.4 }
+                    if a.elementsEqual(q) { best = 0.5; break }
+                    if isLast, a.starts(with: q) { best = 0.4 }
                 }
             }
             matched += best
@@ -53,13 +60,14 @@ struct MatchScorer {
         let n = Double(queryTokens.count)
         let coverage = n > 0 ? matched / n : 0
         let tightness = nameTokens.isEmpty ? 0 : min(1, matchedInName / Double(nameTokens.count))
-        let startsWith: Double = {
-            guard let first = nameTokens.first, let q = queryTokens.first else { return 0 }
-            return first == q || (queryTokens.count == 1 && first.hasPrefix(q)) ? 1 : 0
-        }()
+        var startsWith = 0.0
+        if let first = nameTokens.first, let q = queryTokens.first,
+           first.elementsEqual(q) || (queryTokens.count == 1 && first.starts(with: q)) {
+            startsWith = 1
+        }
         var houseNumberBonus = 0.0
-        if place.kind == .address, let number = nameTokens.first, number.first?.isNumber == true,
-           queryTokens.contains(number) {
+        if place.kind == .address, let number = nameTokens.first, let digit = number.first,
+           (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), queryTokens.contains(where: { number.elementsEqual($0) }) {
             houseNumberBonus = 0.1
         }
         let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus
@@ -71,5 +79,19 @@ struct MatchScorer {
             value += Self.proximityWeight * exp(-d / Self.proximityScaleMeters)
         }
         return Score(value: value, coverage: coverage, distance: distance)
+    }
+
+    /// The space-separated words of a folded key.
+    static func words(_ key: String) -> [ArraySlice<UInt8>] {
+        let bytes = Array(key.utf8)
+        return bytes.split(separator: UInt8(ascii: " "))
+    }
+}
+
+extension Array where Element == ArraySlice<UInt8> {
+    func starts(with prefix: [[UInt8]]) -> Bool {
+        guard count >= prefix.count else { return false }
+        for (a, b) in zip(self, prefix) where !a.elementsEqual(b) { return false }
+        return true
     }
 }

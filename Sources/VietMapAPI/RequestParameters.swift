@@ -18,7 +18,7 @@ struct RequestParameters {
 
     func required(_ names: String...) throws(APIError) -> String {
         for name in names {
-            if let value = query.all(name).first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) { return value }
+            if let value = query.all(name).first(where: { $0.contains(where: { !$0.isWhitespace }) }) { return value }
         }
         throw .invalidRequest("missing required parameter '\(names[0])'")
     }

@@ -43,8 +43,9 @@ public final class VietMapService: Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var response = route(request)
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-        response.headers.set("Server-Timing", "app;dur=" + String(format: "%.3f", elapsed))
+        let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1_000
+        let fraction = String(micros % 1_000)
+        response.headers.set("Server-Timing", "app;dur=\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction)
         return response
     }
 
