@@ -6,7 +6,8 @@ import TextFolding
 ///
 /// Candidates come from the FTS5 index (`place_fts`): first places whose *name* holds every
 /// query word (the last one as a prefix, since the user is still typing), then, if those are
-/// few, places whose name *or address* holds them, then places holding any of the words. Rows are numbered by importance at import,
+/// few, places whose name *or address* holds them, then places holding any of the words; with a
+/// focus, name matches near it are added. Rows are numbered by importance at import,
 /// so `ORDER BY rowid LIMIT n` yields the most important matches first and bounds the work
 /// however common the words are. `MatchScorer` then ranks the candidates.
 public final class PlaceSearch: Sendable {
@@ -14,7 +15,9 @@ public final class PlaceSearch: Sendable {
     private let pool: ConnectionPool
 
     /// How many FTS candidates each stage reads before ranking.
-    static let candidatesPerStage = 120
+    static let candidatesPerStage = 40
+    /// The "near the focus" stage looks this far around it.
+    static let nearbyMeters = 5_000.0
     /// Longer inputs are cut to this many words.
     static let maxQueryWords = 12
 
@@ -29,30 +32,39 @@ public final class PlaceSearch: Sendable {
         guard !tokens.isEmpty, query.limit > 0 else { return [] }
         let quoted = tokens.enumerated().map { i, t in i == tokens.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
         let allWords = quoted.joined(separator: " ")
-        // Stages, each only if the ones before found too little: every word in the name; every
-        // word in name or address; any word (a house number or a word the data lacks must not
-        // empty the list: "197 tran phu" still offers Trần Phú).
-        let stages = ["{name} : (\(allWords))", allWords, quoted.joined(separator: " OR ")]
         let (filterSQL, filterValues) = filters(for: query)
-
         var candidates: [Int64: PlaceRecord] = [:]
         var usedAnyWordStage = false
         try pool.withConnection { connection in
-            for (stage, expression) in stages.enumerated() {
-                if stage == 2 && tokens.count == 1 { break }
-                usedAnyWordStage = stage == 2
-                let sql = """
-                    SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid
-                    WHERE place_fts MATCH ?\(filterSQL) ORDER BY place_fts.rowid LIMIT \(Self.candidatesPerStage)
-                    """
+            /// Adds up to `limit` matches of `expression` (most important first), optionally near the focus.
+            func collect(_ expression: String, limit: Int, near focus: Coordinate? = nil) throws {
+                var sql = "SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid WHERE place_fts MATCH ?" + filterSQL
+                var values: [SQLiteValue] = [.text(expression)] + filterValues
+                if let focus {
+                    let dLat = Self.nearbyMeters / 111_320, dLng = dLat / max(0.01, cos(focus.lat * .pi / 180))
+                    sql += " AND p.lat BETWEEN ? AND ? AND p.lng BETWEEN ? AND ?"
+                    values += [.real(focus.lat - dLat), .real(focus.lat + dLat), .real(focus.lng - dLng), .real(focus.lng + dLng)]
+                }
+                sql += " ORDER BY place_fts.rowid LIMIT \(limit)"
                 let statement = try connection.statement(sql)
-                try statement.bind([.text(expression)] + filterValues)
+                try statement.bind(values)
+                defer { statement.reset() }
                 while try statement.step() {
                     let place = Self.record(statement)
                     candidates[place.id] = place
                 }
-                statement.reset()
-                if candidates.count >= Self.candidatesPerStage / 4 || (stage == 1 && !candidates.isEmpty) { break }
+            }
+            // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
+            // crowded out by more important ones across the country; 3. if that is too little,
+            // every word in name or address ("le loi quan 1"); 4. if nothing, any word (a house
+            // number or a word the data lacks must not empty the list: "197 tran phu").
+            let inName = "{name} : (\(allWords))"
+            try collect(inName, limit: Self.candidatesPerStage)
+            if let focus = query.focus { try collect(inName, limit: Self.candidatesPerStage / 2, near: focus) }
+            if candidates.count < query.limit { try collect(allWords, limit: Self.candidatesPerStage) }
+            if candidates.isEmpty && tokens.count > 1 {
+                usedAnyWordStage = true
+                try collect(quoted.joined(separator: " OR "), limit: Self.candidatesPerStage)
             }
         }
 

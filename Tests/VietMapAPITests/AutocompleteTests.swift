@@ -143,6 +143,10 @@ final class AutocompleteTests: XCTestCase {
         let expected = haversineKm(10.7769, 106.7008, place.lat!, place.lng!)
         XCTAssertEqual(first["distance"]!.doubleValue!, expected, accuracy: 0.001)
 
+        // A generic word near Hoàn Kiếm gives Hanoi places, though HCMC has more of them.
+        let cafesNearHanoi = try await autocomplete("cafe", [("focus", hanoi)])
+        XCTAssertEqual(cafesNearHanoi.prefix(5).map { cityID($0) }, [1, 1, 1, 1, 1])
+
         let noFocus = try await autocomplete("highlands coffee")
         XCTAssertTrue(noFocus.allSatisfy { $0["distance"] == .integer(0) })
         let emptyFocus = try await autocomplete("highlands coffee", [("focus", "")])

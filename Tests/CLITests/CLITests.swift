@@ -1,0 +1,117 @@
+import Dataset
+import DefaultData
+import Foundation
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `vietmap-sim` binary as a user runs it: exit codes, one-line errors, the ready line,
+/// clean stop on SIGTERM.
+final class CLITests: XCTestCase {
+    /// The built executable, next to the test bundle.
+    var binary: URL {
+        var dir = Bundle(for: CLITests.self).bundleURL
+        while dir.pathComponents.count > 1 {
+            let candidate = dir.appendingPathComponent("vietmap-sim")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return Bundle(for: CLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
+    }
+
+    struct Outcome { let status: Int32; let stdout: String; let stderr: String }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    func testHelpTexts() throws {
+        let main = try run(["--help"])
+        XCTAssertEqual(main.status, 0)
+        XCTAssertTrue(main.stdout.contains("serve") && main.stdout.contains("import"))
+        let serve = try run(["serve", "--help"])
+        XCTAssertEqual(serve.status, 0)
+        for flag in ["--host", "--port", "--db", "--api-key"] { XCTAssertTrue(serve.stdout.contains(flag), flag) }
+        let importHelp = try run(["import", "--help"])
+        XCTAssertEqual(importHelp.status, 0)
+        XCTAssertTrue(importHelp.stdout.contains("--out"))
+    }
+
+    func testUsageErrorsAreOneLineAndExitCode2() throws {
+        for arguments in [["--bogus"], ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"],
+                          ["frobnicate"], ["import"], ["serve", "extra"]] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 2, "\(arguments)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: "))
+        }
+    }
+
+    func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("bad_pois.csv")
+        let header = "osm_type,osm_id,name,name_en,name_vi,category,lat,lng,addr_housenumber,addr_street,addr_subdistrict,addr_district,addr_city,phone,website,opening_hours,cuisine,ward2025_code,ward2025_name,province2025_code,province2025_name,old_district_osm,old_ward_osm,old_district_code,old_ward_code"
+        try (header + "\nnode,1,Quán,,,amenity=cafe,north,106.7,,,,,,,,,,26743,Phường Bến Thành,79,Thành phố Hồ Chí Minh,,,,\n")
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.sqlite")
+        let outcome = try run(["import", "--out", out.path, bad.path])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("bad_pois.csv"), outcome.stderr)
+        let missing = try run(["import", "--out", out.path, dir.appendingPathComponent("nope.csv").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("nope.csv"), missing.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["bad_pois.csv"], "no partial output")
+    }
+
+    func testServePrintsItsAddressAnswersAndStopsOnSIGTERM() async throws {
+        let cache = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vietmap-sim-test-cache")
+        let db = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: cache)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--db", db.path, "--api-key", "team"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // Read the ready line.
+        var line = ""
+        let handle = out.fileHandleForReading
+        while !line.contains("\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        let ready = try XCTUnwrap(line.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(ready.hasPrefix("vietmap-sim listening on http://127.0.0.1:"), ready)
+        let base = String(ready.dropFirst("vietmap-sim listening on ".count))
+        XCTAssertFalse(base.hasSuffix(":0"))
+
+        let (_, accepted) = try await URLSession.shared.data(from: URL(string: "\(base)/api/autocomplete/v4?apikey=team&text=ben")!)
+        XCTAssertEqual((accepted as? HTTPURLResponse)?.statusCode, 200)
+        let (_, rejected) = try await URLSession.shared.data(from: URL(string: "\(base)/api/autocomplete/v4?apikey=other&text=ben")!)
+        XCTAssertEqual((rejected as? HTTPURLResponse)?.statusCode, 401)
+
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    }
+}
