@@ -36,6 +36,9 @@ public struct DatasetBuildReport: Sendable, CustomStringConvertible {
     /// Ordinary places whose old district came from the input while the ward was derived.
     public var oldDistrictFromData = 0
     public var notes: [String] = []
+    /// Road graph size (graph nodes = junctions and way ends; 0 without OSM road input).
+    public var roadNodes = 0
+    public var roadEdges = 0
     /// Wall-clock seconds for the whole build.
     public var seconds: Double = 0
     /// Size of the written database file.
@@ -59,6 +62,7 @@ public struct DatasetBuildReport: Sendable, CustomStringConvertible {
         lines.append("admin units: new \(a.newProvinces) provinces / \(a.newWards) wards; old \(a.oldProvinces) provinces / \(a.oldDistricts) districts / \(a.oldWards) wards")
         let derived = OldCodeSource.allCases.filter { $0 != .data }.map { "\($0.rawValue) \(oldCodeSources[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("old-format codes: \(oldCodesFromData) from data, \(oldCodesDerived) derived (\(derived); old district from data for \(oldDistrictFromData))")
+        lines.append(roadNodes > 0 ? "road graph: \(roadNodes) nodes, \(roadEdges) edges" : "road graph: none (no OSM road input)")
         for note in notes { lines.append("note: \(note)") }
         return lines.joined(separator: "\n")
     }

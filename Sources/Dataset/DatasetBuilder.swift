@@ -1,4 +1,5 @@
 import Foundation
+import Routing
 import SQLiteStore
 import TextFolding
 #if canImport(Glibc)
@@ -78,6 +79,7 @@ public struct DatasetBuilder: Sendable {
 
         // 2. Places from CSV, then POIs from OSM XML that no CSV gave.
         var places = PlaceSources()
+        var roads = RoadNetworkSource()
         var osmNodes: [(index: Int, url: URL, nodes: [OSMXMLReader.POINode])] = []
         for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
             switch kind {
@@ -87,8 +89,11 @@ public struct DatasetBuilder: Sendable {
             case .osmXML:
                 let (pois, _) = try OSMXMLReader.readPOIs(url)
                 osmNodes.append((index, url, pois))
+                let roadWays = try roads.read(url)
+                report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
             case .osmPBF:
-                report.notes.append("\(url.lastPathComponent): OSM PBF accepted but not imported yet (roads come with the routing importer)")
+                records[index] = try roads.read(url)
+                report.notes.append("\(url.lastPathComponent): \(records[index]) road ways (POIs are read from OSM XML and the CSVs only)")
             default: break
             }
         }
@@ -112,9 +117,19 @@ public struct DatasetBuilder: Sendable {
             if place.oldDistrictFromData && place.oldSource != .data { report.oldDistrictFromData += 1 }
         }
 
-        // 4. Write, atomically.
+        // 4. The road graph.
+        var roadGraph: [UInt8]?
+        if !roads.isEmpty {
+            let graph = RoadGraphBuilder.build(roads.input())
+            roadGraph = graph.serialized()
+            report.roadNodes = graph.storage.nodeCount
+            report.roadEdges = graph.storage.edgeCount
+        }
+
+        // 5. Write, atomically.
         try Self.writeAtomically(to: output) { path in
-            try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint).write(into: &report)
+            try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
+                              roadGraph: roadGraph).write(into: &report)
         }
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0
         report.seconds = Date().timeIntervalSince(started)

@@ -14,7 +14,7 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 2
@@ -60,12 +60,18 @@ public enum DatasetSchema {
         CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3');
         """
 
+    /// The road graph for routing, one row: `RoadGraph.serialized()` (loaded into memory at start;
+    /// no SQL on the routing path).
+    public static let createRoadGraph = """
+        CREATE TABLE road_graph(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+        """
+
     public static let createIndexes = """
         CREATE INDEX place_kind ON place(kind);
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createRoadGraph, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

@@ -10,8 +10,9 @@ struct DatasetWriter {
     let places: PlaceSources
     let inputs: [URL]
     let fingerprint: String
+    /// The serialized road graph (`RoadGraph.serialized()`), if any input had roads.
+    let roadGraph: [UInt8]?
 
-    /// Folded text of several strings, exact duplicates and empties dropped.
     /// How an admin unit is indexed in the FTS `address` column: its short name ("Bến Thành",
     /// "Hồ Chí Minh") without "Phường"/"Thành phố"/"Tỉnh", which nearly every place shares and
     /// which would make every multi-word query scan the whole index; districts and numbered
@@ -22,6 +23,7 @@ struct DatasetWriter {
         return unit.name
     }
 
+    /// Folded text of several strings, exact duplicates and empties dropped.
     static func folded(_ parts: [String]) -> String {
         var seen = Set<String>()
         var out: [String] = []
@@ -171,6 +173,12 @@ struct DatasetWriter {
             }
             try meta(DatasetSchema.MetaKey.oldCodesFromData, "\(report.oldCodesFromData)")
             try meta(DatasetSchema.MetaKey.oldCodesDerived, "\(report.oldCodesDerived)")
+
+            if let roadGraph {
+                let insertGraph = try db.prepare("INSERT INTO road_graph(id, data) VALUES (1, ?)")
+                try insertGraph.bind(.blob(roadGraph))
+                try insertGraph.run()
+            }
         }
         // Merge the FTS b-trees into one: smaller file, faster queries.
         try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")

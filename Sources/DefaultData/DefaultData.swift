@@ -15,13 +15,18 @@ public enum DefaultData {
         return Bundle.module.bundleURL.appendingPathComponent("data", isDirectory: true)
     }
 
-    /// File extensions of importable inputs.
-    static let inputExtensions: Set<String> = ["csv", "json", "osm", "pbf"]
+    /// File extensions of the default dataset's inputs.
+    static let inputExtensions: Set<String> = ["csv", "json", "osm"]
 
-    /// Every importable input file (CSV, JSON, OSM XML, OSM PBF), sorted by path inside `data`.
+    /// The default dataset's inputs (CSV, JSON, OSM XML), sorted by path inside `data`: places of
+    /// HCMC and Hoàn Kiếm, every admin unit, and the road graphs of HCMC Q1/Q3 and Hoàn Kiếm.
     public static var inputFiles: [URL] {
         files { inputExtensions.contains($0.pathExtension.lowercased()) }
     }
+
+    /// The whole of Ho Chi Minh City (2018) as OSM PBF: not part of the default dataset (its road
+    /// graph would double start time and memory); for `vietmap-sim import` and the benchmarks.
+    public static var hcmcPBF: URL { directory.appendingPathComponent("osm/hcmc_2018.osm.pbf") }
 
     /// Licence and source notices that must accompany data built from the inputs.
     public static var noticeFiles: [URL] {

@@ -6,6 +6,7 @@ public enum SQLiteValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
 }
 
 /// A compiled statement. Bind, step through rows, read columns, `reset()` to reuse.
@@ -49,6 +50,8 @@ public final class Statement {
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
         case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, csqlite_transient())
+        case .blob(let v):
+            rc = v.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), csqlite_transient()) }
         }
         guard rc == SQLITE_OK else { throw SQLiteError.from(sqlite3_db_handle(handle), code: rc, context: "binding parameter \(index) of `\(sql.prefix(200))`") }
     }
@@ -72,6 +75,13 @@ public final class Statement {
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The column as bytes (empty for NULL).
+    public func blob(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
 
     /// The column as text ("" for NULL).
     public func text(_ column: Int32) -> String {

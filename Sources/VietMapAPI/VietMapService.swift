@@ -1,6 +1,8 @@
+import Dataset
 import Foundation
 import HTTPServer
 import JSON
+import Routing
 import Search
 
 /// The simulated VietMap API: routes requests to the endpoints, checks the API key, renders
@@ -12,26 +14,38 @@ public final class VietMapService: Sendable {
     /// Accepted keys; empty means any non-empty key.
     public let apiKeys: Set<String>
     public let search: PlaceSearch
+    /// The road graph routes are computed on (`nil`: the dataset has no roads).
+    public let roadGraph: RoadGraph?
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
+    private let route: RouteEndpoint
 
-    public init(search: PlaceSearch, apiKeys: Set<String> = []) {
+    /// - Parameters:
+    ///   - maxRoutePoints: more `point`s than this is `MAX_POINTS_EXCEED`.
+    ///   - maxSnapDistanceMeters: a point farther than this from any usable road is an error.
+    public init(search: PlaceSearch, roadGraph: RoadGraph?, apiKeys: Set<String> = [],
+                maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000) {
         self.search = search
         self.apiKeys = apiKeys
+        self.roadGraph = roadGraph
         let renderer = ResponseRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
         place = PlaceEndpoint(search: search, renderer: renderer)
+        route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters))
     }
 
-    /// Opens the dataset at `databasePath`.
-    public convenience init(databasePath: String, apiKeys: Set<String> = []) throws {
-        self.init(search: try PlaceSearch(databasePath: databasePath), apiKeys: apiKeys)
+    /// Opens the dataset at `databasePath`: places for search, the road graph into memory.
+    public convenience init(databasePath: String, apiKeys: Set<String> = [],
+                            maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000) throws {
+        self.init(search: try PlaceSearch(databasePath: databasePath), roadGraph: try RoadGraphStore.load(databasePath: databasePath),
+                  apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters)
     }
 
     /// The paths this service answers.
     public enum Endpoint: String, CaseIterable, Sendable {
         case autocomplete = "/api/autocomplete/v4"
         case place = "/api/place/v4"
+        case route = "/api/route/v4"
     }
 
     public var handler: HTTPHandler {
@@ -39,13 +53,15 @@ public final class VietMapService: Sendable {
     }
 
     /// Answers one request. Every response carries `Server-Timing: app;dur=<ms>`, the time spent
-    /// here, which the benchmark reads for server-side latency.
+    /// here, which the benchmark reads for server-side latency (routes add the settled node count).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
         var response = route(request)
         let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1_000
         let fraction = String(micros % 1_000)
-        response.headers.set("Server-Timing", "app;dur=\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction)
+        let timing = "app;dur=\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        // A route's search adds its own metric: "app;dur=0.812, search;desc=\"settled 1234\"".
+        response.headers.set("Server-Timing", [timing, response.headers["Server-Timing"]].compactMap { $0 }.joined(separator: ", "))
         return response
     }
 
@@ -63,19 +79,22 @@ public final class VietMapService: Sendable {
             return response
         }
         if let problem = request.queryError {
-            return Self.error(.invalidRequest("malformed query string: \(problem)"))
+            return Self.error(.invalidRequest("malformed query string: \(problem)"), for: endpoint)
         }
         let parameters = RequestParameters(query: request.query)
-        guard authorized(parameters.string("apikey")) else { return Self.error(.unauthorized) }
+        guard authorized(parameters.string("apikey")) else { return Self.error(.unauthorized, for: endpoint) }
         do throws(APIError) {
-            let body: JSONValue
             switch endpoint {
-            case .autocomplete: body = try autocomplete.respond(parameters)
-            case .place: body = try place.respond(parameters)
+            case .autocomplete: return Self.json(try autocomplete.respond(parameters), status: 200)
+            case .place: return Self.json(try place.respond(parameters), status: 200)
+            case .route:
+                let (body, settled) = try route.respond(parameters)
+                var response = Self.json(body, status: 200)
+                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
+                return response
             }
-            return Self.json(body, status: 200)
         } catch {
-            return Self.error(error)
+            return Self.error(error, for: endpoint)
         }
     }
 
@@ -91,7 +110,10 @@ public final class VietMapService: Sendable {
         return response
     }
 
-    static func error(_ error: APIError) -> HTTPResponse { json(error.body, status: error.status) }
+    /// Route errors come in the route envelope, the others as `{"code","message"}`.
+    static func error(_ error: APIError, for endpoint: Endpoint? = nil) -> HTTPResponse {
+        json(endpoint == .route ? error.routeBody : error.body, status: error.status)
+    }
 
     static func preflight() -> HTTPResponse {
         var response = HTTPResponse(status: 204, headers: [:], body: Data())

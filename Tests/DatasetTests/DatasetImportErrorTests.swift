@@ -6,7 +6,8 @@ import XCTest
 /// Input detection and failures: one-line errors, nothing half-written, outputs untouched.
 final class DatasetImportErrorTests: XCTestCase {
     private func input(_ name: String) -> URL {
-        DefaultData.inputFiles.first { $0.lastPathComponent == name }!
+        (DefaultData.inputFiles + [DefaultData.hcmcPBF]).first { $0.lastPathComponent == name }
+            ?? DefaultData.directory.appendingPathComponent("missing/\(name)")
     }
 
     private func assertFails(_ inputs: [URL], in directory: URL, output name: String = "out.sqlite",
@@ -127,7 +128,7 @@ final class DatasetImportErrorTests: XCTestCase {
         XCTAssertTrue(report.notes.contains("1 unrecognised files in input directories skipped"), "\(report.notes)")
     }
 
-    func testSmallBuildFromRenamedInputsWithPBFSkipped() throws {
+    func testSmallBuildFromRenamedInputsWithWholeCityRoadsFromPBF() throws {
         let directory = try SharedDataset.scratch("small")
         let pois = try poiCSV(directory, name: "some.txt", rows: 5) { _ in }
         let output = directory.appendingPathComponent("small.sqlite")
@@ -135,7 +136,8 @@ final class DatasetImportErrorTests: XCTestCase {
                                                 output: output)
         XCTAssertEqual(report.placeCounts[.poi], 5)
         XCTAssertEqual(report.adminCounts.newWards, 3321)
-        XCTAssertTrue(report.notes.contains { $0.contains("hcmc_2018.osm.pbf") && $0.contains("not imported") }, "\(report.notes)")
+        XCTAssertTrue(report.notes.contains { $0.contains("hcmc_2018.osm.pbf") && $0.contains("road ways") }, "\(report.notes)")
+        XCTAssertGreaterThan(report.roadNodes, 50_000, "the whole city's junctions")
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["small.sqlite", "some.txt"])
     }

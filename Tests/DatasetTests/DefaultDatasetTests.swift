@@ -8,9 +8,11 @@ import XCTest
 final class DefaultDatasetTests: XCTestCase {
     func testDefaultDataListsEveryEmbeddedInput() {
         let names = DefaultData.inputFiles.map(\.lastPathComponent)
-        XCTAssertEqual(names.count, 14, "\(names)")
+        XCTAssertEqual(names.count, 13, "\(names)")
         XCTAssertTrue(names.contains("hcmc_pois_osm2018.csv"))
-        XCTAssertTrue(names.contains("hcmc_2018.osm.pbf"))
+        XCTAssertTrue(names.contains("hcmc_q1_q3_2018.osm"))
+        XCTAssertFalse(names.contains("hcmc_2018.osm.pbf"), "the whole-city PBF is for imports and benchmarks")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: DefaultData.hcmcPBF.path))
         XCTAssertFalse(names.contains("SOURCES.md"))
         XCTAssertTrue(DefaultData.noticeFiles.map(\.lastPathComponent).contains("SOURCES.md"))
     }

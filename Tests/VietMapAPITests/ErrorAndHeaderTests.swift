@@ -34,7 +34,7 @@ final class ErrorAndHeaderTests: XCTestCase {
     }
 
     func testConfiguredKeysRejectOthers() throws {
-        let service = VietMapService(search: sim.service.search, apiKeys: ["team-key"])
+        let service = VietMapService(search: sim.service.search, roadGraph: sim.service.roadGraph, apiKeys: ["team-key"])
         let good = service.respond(to: HTTPRequest(method: "GET", target: "/api/autocomplete/v4?apikey=team-key&text=ben"))
         XCTAssertEqual(good.status, 200)
         let bad = service.respond(to: HTTPRequest(method: "GET", target: "/api/autocomplete/v4?apikey=other&text=ben"))

@@ -1,0 +1,94 @@
+public enum RoutingError: Error, Sendable, Equatable {
+    /// Requested point `index` (0-based) has no usable road within the snapping radius.
+    case pointNotFound(index: Int)
+    /// No path for leg `legIndex` (between points legIndex and legIndex + 1).
+    case noRoute(legIndex: Int)
+    /// More points than `RouteOptions.maxPoints`.
+    case tooManyPoints(max: Int)
+    /// Fewer than 2 points.
+    case tooFewPoints
+}
+
+/// One turn-by-turn step (GraphHopper semantics, Vietnamese text).
+public struct Instruction: Sendable, Equatable {
+    public static let uTurnUnknown = -98
+    public static let uTurnLeft = -8
+    public static let keepLeft = -7
+    public static let leaveRoundabout = -6
+    public static let turnSharpLeft = -3
+    public static let turnLeft = -2
+    public static let turnSlightLeft = -1
+    public static let continueOnStreet = 0
+    public static let turnSlightRight = 1
+    public static let turnRight = 2
+    public static let turnSharpRight = 3
+    public static let finish = 4
+    public static let reachedVia = 5
+    public static let useRoundabout = 6
+    public static let keepRight = 7
+    public static let uTurnRight = 8
+
+    public var sign: Int
+    public var text: String
+    /// The street the step follows ("Đường Không Tên" when unnamed; "" on finish/via instructions).
+    public var streetName: String
+    /// Metres, a multiple of 0.1 (cumulatively rounded: the steps sum exactly to `Route.distance`).
+    public var distance: Double
+    /// Milliseconds (cumulatively rounded: the steps sum exactly to `Route.time`).
+    public var time: Int
+    /// First and last index into `Route.points`; a step's last index is the next step's first.
+    public var interval: ClosedRange<Int>
+    /// Azimuth of the step's first segment, degrees [0, 360), 2 decimals (finish/via: of the arriving segment).
+    public var heading: Double
+    /// Only on the finish instruction: azimuth of the route's last segment.
+    public var lastHeading: Double?
+    /// Roundabouts: number of exits counted up to and including the one taken.
+    public var exitNumber: Int?
+    /// Roundabouts: GraphHopper's `turn_angle` (radians; negative = counter-clockwise), nil if unclear.
+    public var turnAngle: Double?
+
+    public init(sign: Int, text: String, streetName: String, distance: Double, time: Int,
+                interval: ClosedRange<Int>, heading: Double, lastHeading: Double? = nil,
+                exitNumber: Int? = nil, turnAngle: Double? = nil) {
+        self.sign = sign
+        self.text = text
+        self.streetName = streetName
+        self.distance = distance
+        self.time = time
+        self.interval = interval
+        self.heading = heading
+        self.lastHeading = lastHeading
+        self.exitNumber = exitNumber
+        self.turnAngle = turnAngle
+    }
+}
+
+public struct RouteLeg: Sendable, Equatable {
+    /// Metres (0.1 multiples; sum of the leg's instructions).
+    public var distance: Double
+    /// Milliseconds.
+    public var time: Int
+    /// Seconds, unrounded search cost of the leg.
+    public var weight: Double
+    /// Indexes into `Route.points` of the leg's start and end.
+    public var interval: ClosedRange<Int>
+    /// Search states settled for this leg.
+    public var settledNodes: Int
+}
+
+public struct Route: Sendable, Equatable {
+    /// Metres, rounded to 0.1 (= sum of instruction distances).
+    public var distance: Double
+    /// Milliseconds (= sum of instruction times).
+    public var time: Int
+    /// Seconds: the unrounded fastest-path cost (VietMap shows `time / 1000`; format as the API needs).
+    public var weight: Double
+    /// Full geometry: snapped start, every way point, snapped via points (once each), snapped end.
+    public var points: [GeoPoint]
+    /// One snapped point per requested point.
+    public var snappedWaypoints: [GeoPoint]
+    public var instructions: [Instruction]
+    public var legs: [RouteLeg]
+    /// Total search states settled over all legs.
+    public var settledNodes: Int
+}
