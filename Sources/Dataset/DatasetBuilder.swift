@@ -80,15 +80,14 @@ public struct DatasetBuilder: Sendable {
         // 2. Places from CSV, then POIs from OSM XML that no CSV gave.
         var places = PlaceSources()
         var roads = RoadNetworkSource()
-        var osmNodes: [(index: Int, url: URL, nodes: [OSMXMLReader.POINode])] = []
+        var osmNodes: [(index: Int, url: URL, nodes: [OSMPOIReader.POINode])] = []
         for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
             switch kind {
             case .poiCSV: records[index] = try places.loadPOIs(url)
             case .streetCSV: records[index] = try places.loadStreets(url)
             case .addressCSV: records[index] = try places.loadAddresses(url)
             case .osmXML:
-                let (pois, _) = try OSMXMLReader.readPOIs(url)
-                osmNodes.append((index, url, pois))
+                osmNodes.append((index, url, try OSMPOIReader.readPOIs(url)))
                 let roadWays = try roads.read(url)
                 report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
             case .osmPBF:

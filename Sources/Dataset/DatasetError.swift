@@ -1,4 +1,5 @@
 import Foundation
+import OSMReader
 
 /// A failure while importing or locating a dataset. `description` is always one line that
 /// names the file (and the row or line where it applies), e.g.
@@ -45,6 +46,17 @@ public struct DatasetError: Error, CustomStringConvertible, Sendable {
 
     static func malformed(_ url: URL, _ location: String?, _ message: String) -> DatasetError {
         DatasetError(.malformedInput, file: url.lastPathComponent, location: location, message)
+    }
+
+    /// An OSM reading failure, in the importer's one-line form ("clip.osm: line 5: malformed XML: …").
+    static func osm(_ error: OSMReadError, url: URL) -> DatasetError {
+        switch error {
+        case .io: return missing(url)
+        case .unrecognizedFormat: return malformed(url, nil, "not an OSM XML or PBF file")
+        case let .malformedXML(_, line, reason): return malformed(url, "line \(line)", "malformed XML: \(reason)")
+        case let .malformedPBF(_, blob, offset, reason): return malformed(url, "blob #\(blob) at byte \(offset)", "malformed PBF: \(reason)")
+        case let .unsupportedFeature(_, feature): return malformed(url, nil, "unsupported PBF feature \(feature)")
+        }
     }
 }
 

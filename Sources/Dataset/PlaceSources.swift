@@ -135,7 +135,7 @@ struct PlaceSources {
 
     /// Adds POIs from OSM XML nodes whose key no CSV gave; the ward is the nearest ward
     /// centroid whose bbox contains the point. Returns (added, already present, outside every ward).
-    mutating func addOSMNodes(_ nodes: [OSMXMLReader.POINode], admin: AdminRegistry) -> (added: Int, present: Int, outside: Int) {
+    mutating func addOSMNodes(_ nodes: [OSMPOIReader.POINode], admin: AdminRegistry) -> (added: Int, present: Int, outside: Int) {
         var added = 0, present = 0, outside = 0
         for node in nodes {
             let key = "poi:node/\(node.id)"

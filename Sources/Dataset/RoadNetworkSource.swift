@@ -22,7 +22,7 @@ struct RoadNetworkSource {
         do {
             try OSMReader.read(url, options: OSMReadOptions(kinds: [.ways, .relations]), handler: &collector)
         } catch {
-            throw DatasetError(.malformedInput, file: url.lastPathComponent, "\(error)")
+            throw DatasetError.osm(error, url: url)
         }
         let before = ways.count
         for way in collector.ways where ways[way.id] == nil { ways[way.id] = way }
@@ -36,7 +36,7 @@ struct RoadNetworkSource {
         do {
             try OSMReader.read(url, options: OSMReadOptions(kinds: [.nodes], untaggedNodes: true, nodeTags: false), handler: &nodes)
         } catch {
-            throw DatasetError(.malformedInput, file: url.lastPathComponent, "\(error)")
+            throw DatasetError.osm(error, url: url)
         }
         for (id, coordinate) in nodes.found { coordinates[id] = coordinate }
         return ways.count - before

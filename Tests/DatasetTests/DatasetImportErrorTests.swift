@@ -97,7 +97,10 @@ final class DatasetImportErrorTests: XCTestCase {
         }
         let badNode = directory.appendingPathComponent("badnode.osm")
         try "<osm version=\"0.6\">\n<node id=\"7\" lat=\"north\" lon=\"106.70\"/>\n</osm>\n".write(to: badNode, atomically: true, encoding: .utf8)
-        assertFails([badNode], in: directory, "badnode.osm: line 2: node 7 has an invalid id, lat or lon")
+        XCTAssertThrowsError(try DatasetBuilder().build(inputs: [badNode], output: directory.appendingPathComponent("o.sqlite"))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("badnode.osm: line 2: malformed XML"), "\(error)")
+            XCTAssertFalse("\(error)".contains("\n"))
+        }
     }
 
     func testKindIsDetectedFromContentNotName() throws {
