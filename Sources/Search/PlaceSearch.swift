@@ -37,7 +37,8 @@ public final class PlaceSearch: Sendable {
         var usedAnyWordStage = false
         try pool.withConnection { connection in
             /// Adds up to `limit` matches of `expression` (most important first), optionally near the focus.
-            func collect(_ expression: String, limit: Int, near focus: Coordinate? = nil) throws {
+            @discardableResult
+            func collect(_ expression: String, limit: Int, near focus: Coordinate? = nil) throws -> Int {
                 var sql = "SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid WHERE place_fts MATCH ?" + filterSQL
                 var values: [SQLiteValue] = [.text(expression)] + filterValues
                 if let focus {
@@ -49,18 +50,24 @@ public final class PlaceSearch: Sendable {
                 let statement = try connection.statement(sql)
                 try statement.bind(values)
                 defer { statement.reset() }
+                var rows = 0
                 while try statement.step() {
                     let place = Self.record(statement)
                     candidates[place.id] = place
+                    rows += 1
                 }
+                return rows
             }
             // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
             // crowded out by more important ones across the country; 3. if that is too little,
             // every word in name or address ("le loi quan 1"); 4. if nothing, any word (a house
             // number or a word the data lacks must not empty the list: "197 tran phu").
             let inName = "{name} : (\(allWords))"
-            try collect(inName, limit: Self.candidatesPerStage)
-            if let focus = query.focus { try collect(inName, limit: Self.candidatesPerStage / 2, near: focus) }
+            let nameMatches = try collect(inName, limit: Self.candidatesPerStage)
+            // Fewer rows than the limit means every name match is already in.
+            if let focus = query.focus, nameMatches == Self.candidatesPerStage {
+                try collect(inName, limit: Self.candidatesPerStage / 2, near: focus)
+            }
             if candidates.count < query.limit { try collect(allWords, limit: Self.candidatesPerStage) }
             if candidates.isEmpty && tokens.count > 1 {
                 usedAnyWordStage = true
