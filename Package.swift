@@ -13,6 +13,7 @@ import PackageDescription
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
+///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
 ///   VietMapClient                       (the reference client models, Foundation only)
 ///   vietmap-sim                         (thin CLI)
 let package = Package(
@@ -41,8 +42,9 @@ let package = Package(
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
@@ -55,5 +57,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "Dataset", "DefaultData"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "VietMapClient", "JSON"]),
+        .testTarget(name: "ScenarioTests",
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Dataset", "DefaultData"]),
     ]
 )

@@ -2,14 +2,20 @@
 /// later. Calls after the first, and calls after the client went away or the server
 /// stopped, are ignored.
 public final class ResponseHandle: @unchecked Sendable {
-    private let context: RequestContext
+    private let deliver: @Sendable (HTTPResponse) -> Void
 
     init(context: RequestContext) {
-        self.context = context
+        self.deliver = { context.deliver($0) }
+    }
+
+    /// A handle that passes the response to `deliver`, for handlers that wrap other
+    /// handlers (e.g. fault injection) and need to see or delay the inner answer.
+    public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.deliver = deliver
     }
 
     public func send(_ response: HTTPResponse) {
-        context.deliver(response)
+        deliver(response)
     }
 }
 

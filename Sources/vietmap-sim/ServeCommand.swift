@@ -8,7 +8,7 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads"], boolean: ["help"])
+        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -31,6 +31,23 @@ enum ServeCommand {
             throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
         }
 
+        var maxPoints = 25
+        if let text = options.value("max-points") {
+            guard let value = Int(text), value >= 2 else {
+                throw CommandLineArguments.UsageError(description: "--max-points must be a whole number ≥ 2, got '\(text)'")
+            }
+            maxPoints = value
+        }
+        var maxSnap = 1_000.0
+        if let text = options.value("max-snap-distance") {
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw CommandLineArguments.UsageError(description: "--max-snap-distance must be a positive number of metres, got '\(text)'")
+            }
+            maxSnap = value
+        }
+
+        let scenarios = try ServeScenarios(options: options, apiKeys: keys)
+
         let databasePath: String
         if let db = options.value("db") {
             guard FileManager.default.isReadableFile(atPath: db) else {
@@ -41,8 +58,9 @@ enum ServeCommand {
             databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles).path
         }
 
-        let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys))
-        let server = HTTPServer(configuration: configuration, handler: service.handler)
+        let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
+                                         maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
+        let server = HTTPServer(configuration: configuration, handler: scenarios.handler(for: service))
         try server.start()
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         print("vietmap-sim listening on http://\(shownHost):\(server.port)")
@@ -50,6 +68,7 @@ enum ServeCommand {
 
         waitForTermination()
         server.stop()
+        scenarios.stop()
         return 0
     }
 

@@ -1,11 +1,12 @@
 /// Help texts of the CLI.
 enum Usage {
     static let main = """
-        vietmap-sim — an offline simulator of VietMap's REST APIs (autocomplete v4, place v4)
+        vietmap-sim — an offline simulator of VietMap's REST APIs (autocomplete v4, place v4, route v4)
 
         USAGE:
           vietmap-sim serve [options]           run the simulator (embedded default data unless --db)
           vietmap-sim import --out PATH [INPUT…] build a dataset from OSM/CSV/admin files
+          vietmap-sim scenarios validate|list  check or list fault-injection scenario files
           vietmap-sim help [COMMAND]            show help for a command
 
         Run `vietmap-sim COMMAND --help` for the options of a command.
@@ -14,6 +15,7 @@ enum Usage {
 
     static let serve = """
         USAGE: vietmap-sim serve [--host HOST] [--port PORT] [--db PATH] [--api-key KEY]… [--threads N]
+                                 [--max-points N] [--max-snap-distance METRES]
 
         Starts the simulator and prints `vietmap-sim listening on http://HOST:PORT` once it answers.
         Without --db it uses the embedded default dataset (HCMC, Hanoi Hoàn Kiếm, all admin units),
@@ -27,6 +29,10 @@ enum Usage {
           --api-key KEY    accepted API key; repeatable. Without it any non-empty key is accepted;
                            a missing or empty key is always answered with 401
           --threads N      HTTP worker threads (default: number of CPUs)
+          --max-points N   most `point`s a route may have; more is MAX_POINTS_EXCEED (default 25)
+          --max-snap-distance METRES
+                           a route point farther than this from a usable road is an error (default 1000)
+        \(serveScenarioOptions)
           -h, --help       show this help
         """
 
@@ -35,7 +41,8 @@ enum Usage {
 
         Builds a SQLite dataset for `serve --db`. Inputs are recognised by content: POI, street and
         address-point CSVs, units_2025 / units_pre2025 JSON, the old↔new mapping JSONs, the
-        centroid/bbox CSV, OSM XML (.osm). Without inputs the embedded default data is used.
+        centroid/bbox CSV, OSM XML (.osm: POIs and roads) and OSM PBF (.osm.pbf: roads, e.g. a
+        Geofabrik extract). Without inputs the embedded default data is used.
         The dataset is written to a temporary file and renamed into place when complete: a failed
         import leaves no partial file and an existing PATH untouched.
 

@@ -13,10 +13,12 @@ func runCommandLine() -> Int32 {
         switch command {
         case "serve": return try ServeCommand.run(arguments)
         case "import": return try ImportCommand.run(arguments)
+        case "scenarios": return try ScenariosCommand.run(arguments)
         case "help", "--help", "-h":
             switch arguments.first {
             case "serve": print(Usage.serve)
             case "import": print(Usage.importCommand)
+            case "scenarios": print(Usage.scenarios)
             default: print(Usage.main)
             }
             return 0

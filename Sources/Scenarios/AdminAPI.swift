@@ -1,0 +1,152 @@
+import Foundation
+import HTTPServer
+import JSON
+
+/// The admin API under `/__sim/` (only with `serve --admin`). Every answer is JSON.
+///
+/// | request | effect |
+/// |---|---|
+/// | `GET /__sim/scenarios` | the loaded scenarios, the active one and the load problems |
+/// | `GET /__sim/scenarios/NAME` | one scenario's document |
+/// | `GET /__sim/active` | the server-wide default scenario |
+/// | `POST /__sim/activate?scenario=NAME` | make NAME the default |
+/// | `POST /__sim/deactivate` | no default |
+/// | `GET /__sim/states` | per-client states (scenario, API key, named state) |
+/// | `POST /__sim/reset[?scenario=NAME][&apikey=KEY]` | forget per-client state |
+/// | `POST /__sim/reload` | reload the scenarios folder |
+/// | `GET /__sim/journal?FILTERS` | entries, `count`, `gapsMs` between arrivals |
+/// | `GET /__sim/journal/count?FILTERS` | `{"count": N}` |
+/// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
+///
+/// Journal filters: `endpoint`, `scenario`, `client`, `status`, `after` (sequence number),
+/// `limit` (last N), `param.NAME=VALUE` (`param.NAME=` for "present").
+enum AdminAPI {
+    static let prefix = "/__sim"
+
+    /// A refusal with its status.
+    struct Failure: Error {
+        let status: Int
+        let message: String
+    }
+
+    static func handles(_ path: String) -> Bool {
+        path == prefix || path.hasPrefix(prefix + "/")
+    }
+
+    static func respond(to request: HTTPRequest, engine: ScenarioEngine) -> HTTPResponse {
+        do {
+            return try route(request, engine: engine)
+        } catch {
+            return json(["error": .string(error.message)], status: error.status)
+        }
+    }
+
+    private static func route(_ request: HTTPRequest, engine: ScenarioEngine) throws(Failure) -> HTTPResponse {
+        var path = String(request.path.dropFirst(prefix.count))
+        if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let method = request.method
+        let query = request.query
+        if let problem = request.queryError { throw Failure(status: 400, message: "malformed query: \(problem)") }
+
+        switch (method, path) {
+        case ("GET", ""), ("GET", "/"):
+            return json(["endpoints": .array(endpointList.map { .string($0) })])
+        case ("GET", "/scenarios"):
+            return json(scenarioList(engine))
+        case ("GET", _) where path.hasPrefix("/scenarios/"):
+            let name = String(path.dropFirst("/scenarios/".count))
+            guard let scenario = engine.library.scenario(named: name) else {
+                throw Failure(status: 404, message: "no scenario named '\(name)'")
+            }
+            return json(scenario.source)
+        case ("GET", "/active"):
+            return json(["active": .string(engine.activeScenario)])
+        case ("POST", "/activate"):
+            guard let name = query.first("scenario") ?? bodyMember(request, "scenario") else {
+                throw Failure(status: 400, message: "give the scenario: /__sim/activate?scenario=NAME")
+            }
+            do {
+                try engine.activate(name)
+            } catch {
+                throw Failure(status: 404, message: error.description)
+            }
+            return json(["active": .string(name)])
+        case ("POST", "/deactivate"):
+            engine.deactivate()
+            return json(["active": .null])
+        case ("GET", "/states"):
+            let states = engine.stateSummary().map { entry -> JSONValue in
+                ["scenario": .string(entry.scenario), "apikey": .string(redact(entry.apiKey)), "state": .string(entry.state)]
+            }
+            return json(["states": .array(states)])
+        case ("POST", "/reset"):
+            let count = engine.resetState(scenario: query.first("scenario"), apiKey: query.first("apikey"))
+            return json(["reset": .integer(count)])
+        case ("POST", "/reload"):
+            let issues = engine.reload()
+            return json(["scenarios": .integer(engine.library.scenarios.count), "errors": .array(issues.map(issueJSON))])
+        case ("GET", "/journal"):
+            let filter = try JournalQuery(adminQuery: query)
+            let entries = engine.journal.entries(matching: filter)
+            let times = entries.map(\.arrivalMilliseconds)
+            let gaps = zip(times.dropFirst(), times).map { ($0 - $1) }
+            return json(.object(JSONObject([
+                ("count", .integer(entries.count)),
+                ("gapsMs", .array(gaps.map { .number(($0 * 1000).rounded() / 1000) })),
+                ("minGapMs", gaps.min().map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
+                ("entries", .array(entries.map(\.json))),
+            ])))
+        case ("GET", "/journal/count"):
+            return json(["count": .integer(engine.journal.count(matching: try JournalQuery(adminQuery: query)))])
+        case ("DELETE", "/journal"), ("POST", "/journal/clear"):
+            return json(["cleared": .integer(engine.journal.clear())])
+        default:
+            let known = endpointList.contains { $0.hasSuffix(" " + prefix + path) }
+            throw Failure(status: known ? 405 : 404,
+                          message: known ? "method \(method.prefix(10)) not allowed here" : "no admin endpoint \(prefix + path.prefix(100))")
+        }
+    }
+
+    private static let endpointList = [
+        "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "GET /__sim/active", "POST /__sim/activate",
+        "POST /__sim/deactivate", "GET /__sim/states", "POST /__sim/reset", "POST /__sim/reload", "GET /__sim/journal",
+        "GET /__sim/journal/count", "DELETE /__sim/journal", "POST /__sim/journal/clear",
+    ]
+
+    private static func scenarioList(_ engine: ScenarioEngine) -> JSONValue {
+        let library = engine.library
+        let scenarios = library.scenarios.map { scenario -> JSONValue in
+            .object(JSONObject([
+                ("name", .string(scenario.name)), ("description", .string(scenario.description)),
+                ("file", .string(scenario.file)), ("rules", .integer(scenario.ruleCount)),
+            ]))
+        }
+        return .object(JSONObject([
+            ("active", .string(engine.activeScenario)),
+            ("directory", .string(library.directory?.path)),
+            ("scenarios", .array(scenarios)),
+            ("errors", .array(library.issues.map(issueJSON))),
+        ]))
+    }
+
+    private static func issueJSON(_ issue: ScenarioIssue) -> JSONValue {
+        ["file": .string(issue.file), "path": .string(issue.pointer), "reason": .string(issue.reason)]
+    }
+
+    private static func redact(_ apiKey: String) -> String {
+        apiKey.hasPrefix(ScenarioSelection.keyPrefix) || apiKey.isEmpty ? apiKey : "***"
+    }
+
+    /// A string member of a JSON request body, if the body is such an object.
+    private static func bodyMember(_ request: HTTPRequest, _ name: String) -> String? {
+        guard !request.body.isEmpty, let value = try? JSONParser.parse(request.body) else { return nil }
+        return value[name]?.stringValue
+    }
+
+    private static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        var response = HTTPResponse.json(Data(JSONSerializer.bytes(value)), status: status)
+        response.headers.set("Cache-Control", "no-store")
+        if status == 405 { response.headers.set("Allow", "GET, POST, DELETE") }
+        return response
+    }
+}

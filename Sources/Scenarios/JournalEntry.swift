@@ -1,0 +1,77 @@
+import Foundation
+import JSON
+
+/// One request as the journal saw it: arrival, what the app sent (API key redacted), what
+/// the scenario engine did and what went back.
+public struct JournalEntry: Sendable {
+    /// Increases by one per request since the engine started (not reset by `clear`).
+    public let sequence: Int
+    /// Wall-clock arrival time.
+    public let timestamp: Date
+    /// Arrival in milliseconds since the engine started (monotonic clock): compare these to
+    /// measure gaps between requests.
+    public let arrivalMilliseconds: Double
+    public let method: String
+    /// The path as sent (with any `/__scenario/NAME` prefix).
+    public let path: String
+    /// The endpoint after removing the scenario prefix.
+    public let endpoint: APIEndpoint
+    /// The decoded query in order; a real `apikey` reads `***`, a `scenario:` key is kept.
+    public let query: [QueryItem]
+    /// The scenario in effect, if any.
+    public let scenario: String?
+    /// How the scenario was selected: `path`, `apikey` or `default`.
+    public let selectedBy: String?
+    /// The `@suffix` of the scenario key or path segment (the client tag).
+    public let client: String?
+    /// The rule that acted (its `name`, else `#index`).
+    public let rule: String?
+    /// The sequence step taken.
+    public let step: Int?
+    /// The scenario's named state after this request.
+    public let state: String?
+    /// The delay the rule added, in milliseconds.
+    public let delayMilliseconds: Int?
+    /// The transport faults applied (`reset`, `truncate+content-type`, …).
+    public let fault: String?
+    /// The status sent; 0 when no HTTP answer was sent (empty reply, reset); nil while pending.
+    public internal(set) var status: Int?
+    /// Arrival to sending, in milliseconds; nil while pending.
+    public internal(set) var latencyMilliseconds: Double?
+    /// Why a patch was not applied, or another remark.
+    public internal(set) var note: String?
+
+    /// A query parameter (name and value).
+    public struct QueryItem: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
+
+    /// The first value of `name` in the (redacted) query.
+    public func value(of name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    var json: JSONValue {
+        .object(JSONObject([
+            ("seq", .integer(sequence)),
+            ("time", .string(timestamp.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))),
+            ("atMs", .number((arrivalMilliseconds * 1000).rounded() / 1000)),
+            ("method", .string(method)),
+            ("path", .string(path)),
+            ("endpoint", .string(endpoint.rawValue)),
+            ("query", .array(query.map { ["name": .string($0.name), "value": .string($0.value)] })),
+            ("scenario", .string(scenario)),
+            ("selectedBy", .string(selectedBy)),
+            ("client", .string(client)),
+            ("rule", .string(rule)),
+            ("step", step.map { .integer($0) } ?? .null),
+            ("state", .string(state)),
+            ("delayMs", delayMilliseconds.map { .integer($0) } ?? .null),
+            ("fault", .string(fault)),
+            ("status", status.map { .integer($0) } ?? .null),
+            ("latencyMs", latencyMilliseconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
+            ("note", .string(note)),
+        ]))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A condition on one query parameter of a rule's `match`:
+/// `{"equals": "truck"}`, `{"prefix": "ben", "ignoreCase": true, "ignoreAccents": true}`,
+/// `{"contains": …}`, `{"regex": "^ben"}`, `{"present": true}`, `{"absent": true}`; a bare
+/// string is shorthand for `equals`. Several keys must all hold.
+///
+/// As in the simulated API, a parameter with an empty value counts as absent. A string
+/// condition holds when any value of a repeated parameter satisfies it.
+struct ParameterCondition: Sendable {
+    var equals: String?
+    var contains: String?
+    var prefix: String?
+    var regex: CompiledRegex?
+    /// `true`: present with a non-empty value; `false`: absent or empty.
+    var present: Bool?
+    var ignoreCase = false
+    var ignoreAccents = false
+
+    func holds(for values: [String]) -> Bool {
+        let nonEmpty = values.filter { !$0.isEmpty }
+        if let present, present == nonEmpty.isEmpty { return false }
+        guard equals != nil || contains != nil || prefix != nil || regex != nil else { return true }
+        return nonEmpty.contains(where: satisfies)
+    }
+
+    private func satisfies(_ raw: String) -> Bool {
+        let value = normalized(raw)
+        if let equals, value != normalized(equals) { return false }
+        if let contains, !value.contains(normalized(contains)) { return false }
+        if let prefix, !value.hasPrefix(normalized(prefix)) { return false }
+        if let regex, !regex.matches(ignoreAccents ? Self.foldAccents(raw) : raw) { return false }
+        return true
+    }
+
+    private func normalized(_ text: String) -> String {
+        var text = text
+        if ignoreAccents { text = Self.foldAccents(text) }
+        if ignoreCase { text = text.lowercased() }
+        return text
+    }
+
+    /// Removes diacritics, including Vietnamese đ/Đ (which Unicode does not decompose).
+    static func foldAccents(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive], locale: nil)
+            .replacingOccurrences(of: "đ", with: "d").replacingOccurrences(of: "Đ", with: "D")
+    }
+}
+
+/// An `NSRegularExpression` compiled once when the scenario is loaded.
+///
+/// `@unchecked Sendable`: `NSRegularExpression` is immutable and documented as safe to use
+/// from several threads at once.
+struct CompiledRegex: @unchecked Sendable {
+    let pattern: String
+    private let expression: NSRegularExpression
+
+    init(pattern: String, ignoreCase: Bool) throws {
+        self.pattern = pattern
+        expression = try NSRegularExpression(pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
+    }
+
+    /// Whether the pattern matches anywhere in `text` (anchor with `^…$` for a full match).
+    func matches(_ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPServer
+import JSON
+
+/// A literal or edited answer (`"respond"`):
+/// `{"status": 503, "headers": {"Retry-After": "5"}, "json": {…}}`, `{"text": "…"}`, or a
+/// ready-made VietMap error `{"error": "OVER_DAILY_LIMIT", "message": "…"}` (`"error": 401`
+/// for the unauthorized body). Without `json`/`text`/`error` the real simulated answer is
+/// kept and only its status and headers change. A header set to `null` is removed.
+struct ResponseSpec: Sendable, Equatable {
+    enum Body: Sendable, Equatable {
+        case json(JSONValue)
+        case text(String)
+        case error(VietMapError, message: String?)
+    }
+
+    var status: Int?
+    var headers: [HeaderEdit] = []
+    var body: Body?
+
+    struct HeaderEdit: Sendable, Equatable {
+        var name: String
+        /// nil removes the header.
+        var value: String?
+    }
+
+    /// The answer when `body` is given (the inner handler is not asked).
+    func makeResponse(endpoint: APIEndpoint) -> HTTPResponse? {
+        guard let body else { return nil }
+        var response: HTTPResponse
+        switch body {
+        case .json(let value):
+            response = .json(Data(JSONSerializer.bytes(value)), status: status ?? 200)
+        case .text(let text):
+            response = .text(text, status: status ?? 200)
+        case .error(let error, let message):
+            return editHeaders(error.response(message: message, status: status, endpoint: endpoint))
+        }
+        if response.status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
+        return editHeaders(response)
+    }
+
+    /// The real answer with this spec's status and header edits.
+    func edit(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        if let status { response.status = status }
+        return editHeaders(response)
+    }
+
+    private func editHeaders(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        for edit in headers {
+            response.headers[edit.name] = edit.value
+        }
+        return response
+    }
+}

@@ -1,0 +1,38 @@
+import JSON
+
+/// A named, described fault scenario loaded from a JSON file: an ordered list of rules, an
+/// optional seed and an initial state.
+///
+/// See `Scenarios/README.md` for the file format and `Scenarios/scenario.schema.json` for
+/// its JSON Schema.
+public struct Scenario: Sendable {
+    public let name: String
+    public let description: String
+    /// The file's seed (the engine's `seed` setting overrides it); nil means 0.
+    public let seed: UInt64?
+    /// The state every client starts in (`"Started"` unless the file says otherwise).
+    public let initialState: String
+    /// The file it came from, if any.
+    public let file: String?
+    /// The document as written, for the admin API.
+    public let source: JSONValue
+    /// Identifies the definition: the per-client states of a scenario whose definition
+    /// changed on reload are dropped.
+    let revision: UInt64
+    let rules: [ScenarioRule]
+
+    init(name: String, description: String, seed: UInt64?, initialState: String, file: String?, source: JSONValue,
+         rules: [ScenarioRule]) {
+        self.name = name
+        self.description = description
+        self.seed = seed
+        self.initialState = initialState
+        self.file = file
+        self.source = source
+        self.rules = rules
+        self.revision = StableHash.fnv1a64(JSONSerializer.bytes(source))
+    }
+
+    /// The number of rules.
+    public var ruleCount: Int { rules.count }
+}

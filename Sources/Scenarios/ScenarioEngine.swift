@@ -1,0 +1,267 @@
+import Foundation
+import HTTPServer
+import JSON
+
+/// What the engine wraps: answers a request by calling `reply` exactly once, now or later,
+/// from any thread — an `HTTPHandler` with the response handle replaced by a closure.
+public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+
+/// Fault injection in front of any request handler: picks the scenario of each request (by
+/// path prefix, API key or server default), lets its first matching rule shape the answer,
+/// records every request in a journal, and serves the admin API under `/__sim/`.
+///
+/// Decisions are taken atomically when a request arrives; delays and dribbled bodies are
+/// timers, so they hold no server thread.
+///
+///     let engine = ScenarioEngine(configuration: .init(directory: URL(fileURLWithPath: "Scenarios")))
+///     let server = HTTPServer(configuration: config, handler: engine.wrap(respond: service.respond(to:)))
+///
+/// `@unchecked Sendable`: mutable state lives in `Locked` boxes, the registry and the journal.
+public final class ScenarioEngine: @unchecked Sendable {
+    /// Settings of an engine.
+    public struct Configuration: Sendable {
+        /// The scenarios folder (loaded at start, by `reload()` and by the watcher).
+        public var directory: URL?
+        /// The server-wide default scenario.
+        public var defaultScenario: String?
+        /// Overrides every file's `seed`.
+        public var seed: UInt64?
+        /// Serve the admin API under `/__sim/`.
+        public var adminEnabled: Bool
+        /// The key the inner handler sees instead of a `scenario:` API key; nil forwards it
+        /// unchanged (right for an inner handler that accepts any key).
+        public var innerAPIKey: String?
+        public var journalCapacity: Int
+        /// The most per-client scenario states kept (oldest dropped first).
+        public var maxStates: Int
+
+        public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
+                    innerAPIKey: String? = nil, journalCapacity: Int = 10_000, maxStates: Int = 10_000) {
+            self.directory = directory
+            self.defaultScenario = defaultScenario
+            self.seed = seed
+            self.adminEnabled = adminEnabled
+            self.innerAPIKey = innerAPIKey
+            self.journalCapacity = journalCapacity
+            self.maxStates = maxStates
+        }
+    }
+
+    public let configuration: Configuration
+    /// Every request the engine handled (admin requests excepted).
+    public let journal: RequestJournal
+    private let snapshot: Locked<ScenarioLibrary>
+    private let active: Locked<String?>
+    private let states: StateRegistry
+    private let reloading = NSLock()
+    private let watcher = Locked<DirectoryWatcher?>(nil)
+    private let started = DispatchTime.now().uptimeNanoseconds
+
+    /// An engine over a given library (for tests and embedding).
+    public init(library: ScenarioLibrary, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.journal = RequestJournal(capacity: configuration.journalCapacity)
+        self.snapshot = Locked(library)
+        self.active = Locked(configuration.defaultScenario)
+        self.states = StateRegistry(capacity: configuration.maxStates)
+    }
+
+    /// An engine over the scenarios of `configuration.directory` (none without a directory).
+    /// Problems are in `library.issues`; files that fail to load are left out.
+    public convenience init(configuration: Configuration) {
+        let library = configuration.directory.map { ScenarioLibrary.load(directory: $0) } ?? ScenarioLibrary()
+        self.init(library: library, configuration: configuration)
+    }
+
+    deinit {
+        watcher.withLock { $0?.stop() }
+    }
+
+    // MARK: Wrapping
+
+    /// A handler that applies the scenarios in front of `inner`.
+    public func wrap(inner: @escaping ScenarioInner) -> HTTPHandler {
+        { [self] request, handle in
+            self.handle(request, inner: inner) { handle.send($0) }
+        }
+    }
+
+    /// A handler that applies the scenarios in front of any other `HTTPServer` handler.
+    public func wrap(handler: @escaping HTTPHandler) -> HTTPHandler {
+        wrap(inner: { request, reply in handler(request, ResponseHandle(reply)) })
+    }
+
+    /// A handler that applies the scenarios in front of a synchronous responder (such as
+    /// `VietMapService.respond(to:)`).
+    public func wrap(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> HTTPHandler {
+        wrap(inner: { request, reply in reply(respond(request)) })
+    }
+
+    // MARK: Library and default scenario
+
+    /// The current snapshot of scenarios.
+    public var library: ScenarioLibrary {
+        snapshot.current
+    }
+
+    /// The server-wide default scenario, if one is active.
+    public var activeScenario: String? {
+        active.current
+    }
+
+    /// Makes `name` the server-wide default scenario.
+    /// - Throws: `ScenarioEngineError.unknownScenario` when no such scenario is loaded.
+    public func activate(_ name: String) throws(ScenarioEngineError) {
+        guard library.scenario(named: name) != nil else { throw .unknownScenario(name) }
+        active.withLock { $0 = name }
+    }
+
+    /// Removes the server-wide default scenario.
+    public func deactivate() {
+        active.withLock { $0 = nil }
+    }
+
+    /// Reloads the scenarios folder and swaps the snapshot atomically; requests in flight
+    /// finish with the definitions they started with. A file that no longer loads keeps
+    /// its last valid version. Per-client states of changed scenarios start afresh.
+    /// - Returns: the problems found (empty when everything loaded).
+    @discardableResult
+    public func reload() -> [ScenarioIssue] {
+        guard let directory = configuration.directory else { return [] }
+        return reloading.withLock {
+            let next = ScenarioLibrary.load(directory: directory, previous: library)
+            snapshot.withLock { $0 = next }
+            return next.issues
+        }
+    }
+
+    /// Reloads when the folder's scenario files change, polling every `interval` seconds.
+    public func startWatching(interval: TimeInterval = 1) {
+        guard let directory = configuration.directory else { return }
+        let newWatcher = DirectoryWatcher(directory: directory, interval: interval) { [weak self] in
+            _ = self?.reload()
+        }
+        watcher.withLock {
+            $0?.stop()
+            $0 = newWatcher
+        }
+    }
+
+    public func stopWatching() {
+        watcher.withLock {
+            $0?.stop()
+            $0 = nil
+        }
+    }
+
+    /// Forgets per-client state (counters, named states, quotas, random sequences): all of
+    /// it, or that of one scenario and/or one API key. Returns how many states were dropped.
+    @discardableResult
+    public func resetState(scenario: String? = nil, apiKey: String? = nil) -> Int {
+        states.reset(scenario: scenario, apiKey: apiKey)
+    }
+
+    /// The per-client states, for the admin API.
+    func stateSummary() -> [(scenario: String, apiKey: String, state: String)] {
+        states.summary()
+    }
+
+    /// Milliseconds since the engine started (the journal's clock).
+    func uptimeMilliseconds(_ nanoseconds: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double {
+        Double(nanoseconds &- started) / 1e6
+    }
+
+    // MARK: Request path
+
+    private func handle(_ request: HTTPRequest, inner: @escaping ScenarioInner,
+                        reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let arrival = DispatchTime.now().uptimeNanoseconds
+        if configuration.adminEnabled, AdminAPI.handles(request.path) {
+            reply(AdminAPI.respond(to: request, engine: self))
+            return
+        }
+        let library = self.library
+        let outcome = ScenarioSelection.select(request, library: library, defaultName: activeScenario,
+                                               innerAPIKey: configuration.innerAPIKey)
+        switch outcome {
+        case .none(let forwarded):
+            let endpoint = APIEndpoint(path: forwarded.path)
+            let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
+            inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+
+        case .unknown(let name, let via, let forwarded):
+            let endpoint = APIEndpoint(path: forwarded.path)
+            let response = via == .path
+                ? VietMapError.notFound.response(message: "unknown scenario '\(name.prefix(100))'", endpoint: endpoint)
+                : VietMapError.unauthorized.response(message: "unknown scenario '\(name.prefix(100))' in apikey", endpoint: endpoint)
+            let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
+            finish(response, delay: 0, sequence: sequence, arrival: arrival, note: "unknown scenario '\(name.prefix(100))'", reply: reply)
+
+        case .selected(let selection, let forwarded):
+            let endpoint = APIEndpoint(path: forwarded.path)
+            guard let scenario = library.scenario(named: selection.name), request.method != "OPTIONS" else {
+                // CORS preflights are not part of the app's traffic a scenario describes.
+                let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: nil)
+                inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+                return
+            }
+            let apiKey = request.query.all("apikey").first { !$0.isEmpty } ?? ""
+            let seed = configuration.seed ?? scenario.seed ?? 0
+            let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: apiKey, seed: seed)
+            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: apiKey, now: arrival)
+            let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
+            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner) { [self] response, note in
+                finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: note, reply: reply)
+            }
+        }
+    }
+
+    /// Sends `response` after `delay` ms (from a timer: no thread waits) and completes its
+    /// journal entry first, so a client that got the answer finds it journaled.
+    private func finish(_ response: HTTPResponse, delay: Int, sequence: Int, arrival: UInt64, note: String?,
+                        reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let send: @Sendable () -> Void = { [self] in
+            let status: Int
+            switch response.transport {
+            case .closeWithoutResponse, .reset: status = 0
+            default: status = response.status
+            }
+            let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
+            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency, note: note)
+            reply(response)
+        }
+        if delay > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay), execute: send)
+        } else {
+            send()
+        }
+    }
+
+    private func record(_ request: HTTPRequest, endpoint: APIEndpoint, arrival: UInt64, selection: ScenarioSelection?,
+                        decision: Decision?) -> Int {
+        let query = request.query.items.map { item in
+            JournalEntry.QueryItem(name: item.name,
+                                   value: item.name == "apikey" && !item.value.hasPrefix(ScenarioSelection.keyPrefix) ? "***" : item.value)
+        }
+        let arrivalMilliseconds = uptimeMilliseconds(arrival)
+        return journal.record { sequence in
+            JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
+                         method: request.method, path: request.path, endpoint: endpoint, query: query,
+                         scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
+                         rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
+                         delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,
+                         status: nil, latencyMilliseconds: nil, note: nil)
+        }
+    }
+}
+
+/// Errors of the engine's control API.
+public enum ScenarioEngineError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownScenario(String)
+
+    public var description: String {
+        switch self {
+        case .unknownScenario(let name): return "no scenario named '\(name)'"
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import HTTPServer
+import JSON
+import Scenarios
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every scenario shipped in `Scenarios/`, selected through the API key, over real HTTP.
+final class BuiltInScenarioTests: XCTestCase {
+    private var server: HTTPServer!
+    private var engine: ScenarioEngine!
+
+    override func setUpWithError() throws {
+        engine = builtInEngine()
+        server = try startServer(engine)
+    }
+
+    private func autocomplete(_ scenario: String, text: String = "ben%20thanh") throws -> RawHTTPClient.Response {
+        try get(server, "/api/autocomplete/v4?apikey=scenario:\(scenario)&text=\(text)")
+    }
+
+    private func route(_ scenario: String, extra: String = "") throws -> RawHTTPClient.Response {
+        try routeOrSkip(server, "/api/route/v4?apikey=scenario:\(scenario)&\(TestSimulator.routeQuery)\(extra)")
+    }
+
+    private func refID() throws -> String {
+        let items = try get(server, "/api/autocomplete/v4?apikey=dev&text=cho%20ben%20thanh").json()
+        return try XCTUnwrap(items[0]?["ref_id"]?.stringValue)
+    }
+
+    private func assertError(_ response: RawHTTPClient.Response, status: Int, code: String, route: Bool = false,
+                             file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(response.status, status, file: file, line: line)
+        let body = try response.json()
+        XCTAssertEqual(body["code"], .string(code), file: file, line: line)
+        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
+        if route {
+            XCTAssertEqual(body.objectValue?.keys, ["license", "code", "messages", "paths"], file: file, line: line)
+            XCTAssertEqual(body["license"], "vietmap", file: file, line: line)
+        } else {
+            XCTAssertEqual(body.objectValue?.keys, ["code", "message"], file: file, line: line)
+        }
+    }
+
+    func testEmptyRoute() throws {
+        let response = try route("empty-route")
+        XCTAssertEqual(response.status, 200)
+        let body = try response.json()
+        XCTAssertEqual(body["paths"], .array([]))
+        XCTAssertEqual(body["code"], "OK")
+    }
+
+    func testZeroResults() throws {
+        // A literal answer: works before the route endpoint exists.
+        let routeAnswer = try get(server, "/api/route/v4?apikey=scenario:zero-results&\(TestSimulator.routeQuery)")
+        try assertError(routeAnswer, status: 200, code: "ZERO_RESULTS", route: true)
+        XCTAssertEqual(try routeAnswer.json()["paths"], .array([]))
+        let items = try autocomplete("zero-results")
+        XCTAssertEqual(items.status, 200)
+        XCTAssertEqual(try items.json(), .array([]))
+    }
+
+    func testRoute500() throws {
+        let response = try get(server, "/api/route/v4?apikey=scenario:route-500&\(TestSimulator.routeQuery)")
+        try assertError(response, status: 500, code: "ERROR_UNKNOWN", route: true)
+        XCTAssertEqual(try response.json()["paths"], .null)
+        XCTAssertEqual(try autocomplete("route-500").status, 200, "other endpoints answer normally")
+    }
+
+    func testAutocomplete500() throws {
+        try assertError(try autocomplete("autocomplete-500"), status: 500, code: "ERROR_UNKNOWN")
+        XCTAssertEqual(try get(server, "/api/place/v4?apikey=scenario:autocomplete-500&refid=\(refID())").status, 200)
+    }
+
+    func testBadKey401HasNoCORSHeader() throws {
+        let response = try autocomplete("bad-key-401")
+        try assertError(response, status: 401, code: "UNAUTHORIZED")
+        XCTAssertNil(response.header("Access-Control-Allow-Origin"))
+        try assertError(try get(server, "/api/route/v4?apikey=scenario:bad-key-401&\(TestSimulator.routeQuery)"),
+                        status: 401, code: "UNAUTHORIZED", route: true)
+    }
+
+    func testQuota429AfterFiveCalls() throws {
+        let statuses = try (0..<7).map { _ in try autocomplete("quota-429") }
+        XCTAssertEqual(statuses.map(\.status), [200, 200, 200, 200, 200, 429, 429])
+        try assertError(statuses[5], status: 429, code: "OVER_DAILY_LIMIT")
+        let retryAfter = try XCTUnwrap(statuses[5].header("Retry-After").flatMap { Int($0) })
+        XCTAssertTrue((86_300...86_400).contains(retryAfter), "Retry-After \(retryAfter)")
+        XCTAssertEqual(try get(server, "/api/autocomplete/v4?apikey=scenario:quota-429@other&text=ben").status, 200,
+                       "another key has its own quota")
+    }
+
+    func testBurstThrottling400() throws {
+        // Three route requests at once: exactly the third to arrive is throttled.
+        let port = server.port
+        let target = "/api/route/v4?apikey=scenario:burst-400&\(TestSimulator.routeQuery)"
+        let burst = try parallel(3) { _ in try fetch(port, target) }
+        let throttled = burst.filter { $0.status == 400 }
+        XCTAssertEqual(throttled.count, 1, "\(burst.map(\.status))")
+        if let first = throttled.first {
+            try assertError(first, status: 400, code: "INVALID_REQUEST", route: true)
+        }
+        Thread.sleep(forTimeInterval: 0.65)
+        XCTAssertNotEqual(try get(server, target).status, 400, "a request after a pause passes")
+    }
+
+    func testSlowAutocomplete() throws {
+        let started = Date()
+        let response = try autocomplete("slow-autocomplete")
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(response.status, 200)
+        let delay = try XCTUnwrap(engine.journal.entries().last?.delayMilliseconds)
+        XCTAssertTrue((700...1200).contains(delay), "delay \(delay)")
+        XCTAssertGreaterThanOrEqual(elapsed, Double(delay) / 1000 - 0.01)
+        let placeStart = Date()
+        XCTAssertEqual(try get(server, "/api/place/v4?apikey=scenario:slow-autocomplete&refid=\(refID())").status, 200)
+        XCTAssertLessThan(Date().timeIntervalSince(placeStart), 0.5, "place is not delayed")
+    }
+
+    func testLognormalLatencyIsSeededAndCapped() throws {
+        let port = server.port
+        // 40 clients at once, each on its own key: each one's first delay depends only on its key.
+        let responses = try parallel(40) { index in
+            try fetch(port, "/api/autocomplete/v4?apikey=scenario:lognormal-latency@c\(index)&text=ben")
+        }
+        XCTAssertTrue(responses.allSatisfy { $0.status == 200 })
+        let delays = Dictionary(uniqueKeysWithValues: engine.journal.entries().map { ($0.client ?? "", $0.delayMilliseconds ?? -1) })
+        XCTAssertEqual(delays.count, 40)
+        XCTAssertTrue(delays.values.allSatisfy { (0...2500).contains($0) })
+        for entry in engine.journal.entries() {
+            XCTAssertGreaterThanOrEqual(entry.latencyMilliseconds ?? 0, Double(entry.delayMilliseconds ?? 0) - 1)
+        }
+        let sorted = delays.values.sorted()
+        XCTAssertTrue((60...350).contains(sorted[20]), "median \(sorted[20]) should be near 150: \(sorted)")
+        // The same keys on a fresh engine draw the same delays.
+        let again = builtInEngine()
+        let againPort = try startServer(again).port
+        _ = try parallel(40) { index in
+            try fetch(againPort, "/api/autocomplete/v4?apikey=scenario:lognormal-latency@c\(index)&text=ben")
+        }
+        let againDelays = Dictionary(uniqueKeysWithValues: again.journal.entries().map { ($0.client ?? "", $0.delayMilliseconds ?? -1) })
+        XCTAssertEqual(againDelays, delays)
+    }
+
+    func testPlaceWithNullThenMissingCoordinates() throws {
+        let target = "/api/place/v4?apikey=scenario:place-null-latlng&refid=\(try refID())"
+        let first = try get(server, target).json()
+        XCTAssertEqual(first.objectValue?.count, 13)
+        XCTAssertEqual(first["lat"], .null)
+        XCTAssertEqual(first["lng"], .null)
+        XCTAssertFalse(first["name"]?.stringValue?.isEmpty ?? true, "the rest is the real answer")
+        let second = try get(server, target).json()
+        XCTAssertEqual(second.objectValue?.count, 11)
+        XCTAssertNil(second["lat"])
+        XCTAssertNil(second["lng"])
+        XCTAssertEqual(try get(server, target).json()["lat"], .null, "the sequence repeats")
+    }
+
+    func testAutocompleteItemsWithoutRefID() throws {
+        let normal = try get(server, "/api/autocomplete/v4?apikey=dev&text=ben%20thanh").json()
+        let items = try XCTUnwrap(try autocomplete("autocomplete-no-ref-id").json().arrayValue)
+        XCTAssertFalse(items.isEmpty)
+        XCTAssertEqual(items.count, normal.arrayValue?.count)
+        for (item, original) in zip(items, normal.arrayValue ?? []) {
+            XCTAssertNil(item["ref_id"])
+            XCTAssertEqual(item.objectValue?.keys, original.objectValue.map { Array($0.keys.dropFirst()) })
+        }
+    }
+
+    func testTruncatedJSON() throws {
+        let client = try RawHTTPClient(port: server.port)
+        try client.get("/api/autocomplete/v4?apikey=scenario:truncated-json&text=ben%20thanh")
+        let response = try client.readResponse()
+        XCTAssertEqual(response.status, 200)
+        let announced = try XCTUnwrap(response.header("Content-Length").flatMap { Int($0) })
+        XCTAssertTrue(response.truncated)
+        XCTAssertEqual(response.body.count, announced / 2)
+        XCTAssertThrowsError(try response.json())
+    }
+
+    func testMalformedJSONIsAWellFramedAnswer() throws {
+        let normal = try get(server, "/api/autocomplete/v4?apikey=dev&text=ben%20thanh")
+        let response = try autocomplete("malformed-json")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertFalse(response.truncated)
+        XCTAssertEqual(response.header("Content-Length"), String(normal.body.count / 2))
+        XCTAssertEqual(response.body, normal.body.prefix(normal.body.count / 2))
+        XCTAssertThrowsError(try response.json())
+    }
+
+    func testConnectionReset() throws {
+        let client = try RawHTTPClient(port: server.port)
+        try client.get("/api/autocomplete/v4?apikey=scenario:connection-reset&text=ben")
+        let (data, error) = client.readToEnd()
+        XCTAssertEqual(error, ECONNRESET)
+        XCTAssertEqual(data.count, 0)
+        XCTAssertEqual(engine.journal.entries().last?.status, 0)
+        XCTAssertEqual(engine.journal.entries().last?.fault, "reset")
+    }
+
+    func testEmptyReply() throws {
+        let client = try RawHTTPClient(port: server.port)
+        try client.get("/api/autocomplete/v4?apikey=scenario:empty-reply&text=ben")
+        let (data, error) = client.readToEnd()
+        XCTAssertNil(error)
+        XCTAssertEqual(data.count, 0)
+    }
+
+    func testFlaky503FailsAboutThirtyPercentTheSameWayEveryTime() throws {
+        let responses = try (0..<40).map { _ in try autocomplete("flaky-503", text: "ben") }
+        let statuses = responses.map(\.status)
+        let failures = statuses.filter { $0 == 503 }.count
+        XCTAssertTrue((6...20).contains(failures), "\(failures) of 40 failed: \(statuses)")
+        XCTAssertEqual(Set(statuses), [200, 503])
+        let fresh = try startServer(builtInEngine())
+        let again = try (0..<40).map { _ in try get(fresh, "/api/autocomplete/v4?apikey=scenario:flaky-503&text=ben").status }
+        XCTAssertEqual(again, statuses, "same seed, same order: same faults")
+        try assertError(try XCTUnwrap(responses.first { $0.status == 503 }), status: 503, code: "ERROR_UNKNOWN")
+    }
+
+    func testFailTwiceThenSucceed() throws {
+        let statuses = try (0..<4).map { _ in try autocomplete("fail-twice-then-succeed").status }
+        XCTAssertEqual(statuses, [500, 500, 200, 200])
+    }
+
+    func testSucceedThenQuotaExhausted() throws {
+        let responses = try (0..<5).map { _ in try autocomplete("succeed-then-quota-exhausted") }
+        XCTAssertEqual(responses.map(\.status), [200, 200, 200, 429, 429])
+        try assertError(responses[3], status: 429, code: "OVER_DAILY_LIMIT")
+        XCTAssertEqual(responses[3].header("Retry-After"), "3600")
+        XCTAssertEqual(engine.journal.entries().map(\.state), ["Started", "Started", "Exhausted", "Exhausted", "Exhausted"])
+    }
+
+    func testRoutePointsAsBareLatLngArrays() throws {
+        let normal = try routeOrSkip(server, "/api/route/v4?apikey=dev&\(TestSimulator.routeQuery)&points_encoded=false").json()
+        guard let coordinates = normal["paths"]?[0]?["points"]?["coordinates"]?.arrayValue, !coordinates.isEmpty else {
+            throw XCTSkip("the route answer for points_encoded=false has no GeoJSON coordinates yet")
+        }
+        let body = try route("route-points-bare-latlng", extra: "&points_encoded=false").json()
+        let points = try XCTUnwrap(body["paths"]?[0]?["points"]?.arrayValue)
+        XCTAssertEqual(points.count, coordinates.count)
+        for (pair, original) in zip(points, coordinates) {
+            XCTAssertEqual(pair, original.arrayValue.map { JSONValue.array($0.reversed()) })
+            XCTAssertEqual(pair[0]?.doubleValue ?? 0, 10.77, accuracy: 0.05, "latitude first")
+        }
+        XCTAssertNotNil(body["paths"]?[0]?["snapped_waypoints"]?.arrayValue)
+        let encoded = try route("route-points-bare-latlng").json()
+        XCTAssertNotNil(encoded["paths"]?[0]?["points"]?.stringValue, "encoded routes are left alone")
+    }
+}

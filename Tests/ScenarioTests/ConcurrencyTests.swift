@@ -1,0 +1,54 @@
+import Foundation
+import HTTPServer
+import Scenarios
+import XCTest
+
+/// Race-free state under parallel callers, and delays that hold no server thread.
+final class ConcurrencyTests: XCTestCase {
+    func testParallelCallersSeeExactlyTwoFailures() throws {
+        let engine = builtInEngine()
+        let port = try startServer(engine, threads: 4).port
+        let statuses = try parallel(48) { _ in
+            try fetch(port, "/api/autocomplete/v4?apikey=scenario:fail-twice-then-succeed@race&text=ben").status
+        }
+        XCTAssertEqual(statuses.filter { $0 == 500 }.count, 2, "\(statuses)")
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 46)
+        XCTAssertEqual(engine.journal.count(matching: JournalQuery(client: "race", status: 500)), 2)
+    }
+
+    func testDelayedRequestsHoldNoThread() throws {
+        let scenario = #"""
+            {"name": "slow", "description": "text=slow waits 1 s",
+             "rules": [{"match": {"params": {"text": "slow"}}, "delay": 1000}]}
+            """#
+        let engine = try makeEngine(scenario, configuration: .init(defaultScenario: "slow"))
+        let server = try startServer(engine, threads: 2)
+        let count = 200
+        let started = Date()
+        // All delayed requests in flight at once (each on its own connection) on a 2-thread server…
+        let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, receiveTimeout: 10) }
+        for client in clients { try client.get("/api/autocomplete/v4?apikey=dev&text=slow") }
+        // …while an undelayed request still gets its normal latency.
+        Thread.sleep(forTimeInterval: 0.1)
+        let fastStart = Date()
+        XCTAssertEqual(try get(server, "/api/autocomplete/v4?apikey=dev&text=ben").status, 200)
+        let fast = Date().timeIntervalSince(fastStart)
+        for client in clients { XCTAssertEqual(try client.readResponse().status, 200) }
+        let total = Date().timeIntervalSince(started)
+        XCTAssertLessThan(fast, 0.5, "an undelayed request waited \(fast) s")
+        XCTAssertGreaterThanOrEqual(total, 1.0)
+        XCTAssertLessThan(total, 3.0, "\(count) requests delayed 1 s each took \(total) s in all")
+    }
+
+    func testDribbledBodyArrivesWhole() throws {
+        let scenario = #"{"name": "drip", "description": "d", "rules": [{"dribble": {"chunks": 4, "overMs": 300}}]}"#
+        let server = try startServer(try makeEngine(scenario))
+        let normal = try get(server, "/api/autocomplete/v4?apikey=dev&text=ben%20thanh")
+        let started = Date()
+        let dribbled = try get(server, "/api/autocomplete/v4?apikey=scenario:drip&text=ben%20thanh")
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25)
+        XCTAssertEqual(dribbled.status, 200)
+        XCTAssertFalse(dribbled.truncated)
+        XCTAssertEqual(dribbled.body, normal.body)
+    }
+}

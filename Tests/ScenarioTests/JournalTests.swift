@@ -1,0 +1,58 @@
+import Foundation
+import HTTPServer
+import Scenarios
+import XCTest
+
+/// The request journal: what an app asked for, when, and what it got.
+final class JournalTests: XCTestCase {
+    func testCountsFindsAndDebounceGaps() throws {
+        let engine = builtInEngine()
+        let server = try startServer(engine)
+        for (index, text) in ["b", "be", "ben"].enumerated() {
+            if index > 0 { Thread.sleep(forTimeInterval: 0.15) }
+            _ = try get(server, "/api/autocomplete/v4?apikey=scenario:slow-autocomplete@typing&text=\(text)&focus=10.77,106.70")
+        }
+        _ = try get(server, "/api/route/v4?apikey=k&\(TestSimulator.routeQuery)&vehicle=truck")
+        let journal = engine.journal
+        XCTAssertEqual(journal.count(matching: JournalQuery(endpoint: .route)), 1, "the app asked for the route exactly once")
+        XCTAssertEqual(journal.count(matching: JournalQuery(endpoint: .route, parameters: [("vehicle", "truck")])), 1)
+        XCTAssertEqual(journal.count(matching: JournalQuery(parameters: [("focus", nil)])), 3)
+        let gaps = journal.arrivalGaps(matching: JournalQuery(endpoint: .autocomplete, client: "typing"))
+        XCTAssertEqual(gaps.count, 2)
+        // Requests are sequential and each waits ≥ 700 ms, so arrivals are ≥ 850 ms apart.
+        XCTAssertTrue(gaps.allSatisfy { $0 >= 850 }, "\(gaps)")
+        let entry = try XCTUnwrap(journal.entries(matching: JournalQuery(client: "typing")).first)
+        XCTAssertEqual(entry.scenario, "slow-autocomplete")
+        XCTAssertEqual(entry.selectedBy, "apikey")
+        XCTAssertEqual(entry.rule, "#0")
+        XCTAssertEqual(entry.status, 200)
+        XCTAssertGreaterThanOrEqual(entry.latencyMilliseconds ?? 0, 700)
+        XCTAssertEqual(entry.value(of: "text"), "b")
+        XCTAssertEqual(journal.entries().last?.value(of: "apikey"), "***")
+        XCTAssertNil(journal.entries().last?.scenario)
+    }
+
+    func testRingBufferKeepsTheNewestEntries() throws {
+        let engine = builtInEngine(.init(journalCapacity: 5))
+        let server = try startServer(engine)
+        for index in 0..<8 { _ = try get(server, "/api/autocomplete/v4?apikey=k&text=x\(index)") }
+        let entries = engine.journal.entries()
+        XCTAssertEqual(entries.map(\.sequence), [4, 5, 6, 7, 8])
+        XCTAssertEqual(entries.map { $0.value(of: "text") }, ["x3", "x4", "x5", "x6", "x7"])
+        XCTAssertTrue(entries.allSatisfy { $0.status == 200 }, "completions found their entries after wrapping")
+        XCTAssertEqual(engine.journal.clear(), 5)
+        _ = try get(server, "/api/autocomplete/v4?apikey=k&text=y")
+        XCTAssertEqual(engine.journal.entries().map(\.sequence), [9])
+    }
+
+    func testPatchThatCannotApplyLeavesTheAnswerAndSaysWhy() throws {
+        let scenario = #"{"name": "p", "description": "d", "rules": [{"patch": [{"op": "replace", "path": "/paths", "value": []}]}]}"#
+        let engine = try makeEngine(scenario)
+        let server = try startServer(engine)
+        let response = try get(server, "/api/autocomplete/v4?apikey=scenario:p&text=ben")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertNotNil(try response.json().arrayValue, "the real (array) answer is sent unchanged")
+        let note = try XCTUnwrap(engine.journal.entries().last?.note)
+        XCTAssertTrue(note.contains("patch not applied") && note.contains("/paths"), note)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal blocking HTTP/1.1 client over a POSIX socket, for what URLSession hides:
+/// connection reuse, pipelining, empty replies, resets and truncated bodies.
+/// (A copy of the one in HTTPServerTests: test targets cannot share sources.)
+final class RawHTTPClient {
+    struct Response {
+        var statusLine: String
+        var headers: [(name: String, value: String)]
+        var body: Data
+        /// The connection ended before `Content-Length` bytes arrived.
+        var truncated: Bool
+
+        var status: Int {
+            let parts = statusLine.split(separator: " ")
+            return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        }
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case system(String, Int32)
+        case closedBeforeHeaders(received: Int)
+
+        var description: String {
+            switch self {
+            case .system(let call, let code): return "\(call) failed: errno \(code) (\(String(cString: strerror(code))))"
+            case .closedBeforeHeaders(let received): return "connection closed after \(received) bytes, before the headers ended"
+            }
+        }
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var sawEOF = false
+
+    init(port: UInt16, receiveTimeout: TimeInterval = 5) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure.system("socket", errno) }
+        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure.system("connect", code)
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    func write(_ text: String) throws {
+        try write(Data(text.utf8))
+    }
+
+    func write(_ data: Data) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                guard written > 0 else { throw Failure.system("send", errno) }
+                offset += written
+            }
+        }
+    }
+
+    /// Sends a GET for `target` (keep-alive).
+    func get(_ target: String) throws {
+        try write("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    }
+
+    /// Reads one response: headers, then `Content-Length` body bytes (or until EOF).
+    func readResponse() throws -> Response {
+        var headerEnd: Int?
+        while headerEnd == nil {
+            headerEnd = findHeaderEnd()
+            if headerEnd == nil {
+                guard try fill() else { throw Failure.closedBeforeHeaders(received: buffer.count) }
+            }
+        }
+        let headerText = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
+        buffer.removeFirst(headerEnd! + 4)
+        var lines = headerText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) }
+        var truncated = false
+        let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        if status == 204 || status == 304 || (100..<200).contains(status) {
+            return Response(statusLine: statusLine, headers: headers, body: Data(), truncated: false)
+        }
+        if let length {
+            while buffer.count < length {
+                guard try fill() else { truncated = true; break }
+            }
+        } else {
+            while try fill() {}
+        }
+        let count = min(length ?? buffer.count, buffer.count)
+        let body = Data(buffer[..<count])
+        buffer.removeFirst(count)
+        return Response(statusLine: statusLine, headers: headers, body: body, truncated: truncated)
+    }
+
+    /// Reads until EOF or an error; returns the bytes and the errno of a failed read.
+    func readToEnd() -> (data: Data, error: Int32?) {
+        do {
+            while try fill() {}
+            return (Data(buffer), nil)
+        } catch Failure.system(_, let code) {
+            return (Data(buffer), code)
+        } catch {
+            return (Data(buffer), EIO)
+        }
+    }
+
+    /// Reads more bytes into the buffer; false at EOF.
+    private func fill() throws -> Bool {
+        if sawEOF { return false }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count < 0 { throw Failure.system("recv", errno) }
+        if count == 0 { sawEOF = true; return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    private func findHeaderEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4)
+        where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}
