@@ -14,8 +14,9 @@ import PackageDescription
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
-///   VietMapClient                       (the reference client models, Foundation only)
+///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   vietmap-sim                         (thin CLI)
+///   SimTesting                          (test support: raw socket client, the shared test dataset)
 let package = Package(
     name: "vietmap-sim",
     platforms: [.macOS(.v13)],
@@ -46,7 +47,9 @@ let package = Package(
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
@@ -54,10 +57,11 @@ let package = Package(
         .testTarget(name: "PolylineTests", dependencies: ["Polyline"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore"]),
-        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "Dataset", "DefaultData"]),
+        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting"]),
         .testTarget(name: "VietMapAPITests",
-                    dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "VietMapClient", "JSON"]),
+                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
+        .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Dataset", "DefaultData"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
     ]
 )

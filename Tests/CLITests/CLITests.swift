@@ -1,6 +1,7 @@
 import Dataset
 import DefaultData
 import Foundation
+import SimTesting
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -80,8 +81,7 @@ final class CLITests: XCTestCase {
     }
 
     func testServePrintsItsAddressAnswersAndStopsOnSIGTERM() async throws {
-        let cache = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vietmap-sim-test-cache")
-        let db = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: cache)
+        let db = URL(fileURLWithPath: try TestDataset.path())
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", "0", "--db", db.path, "--api-key", "team"]

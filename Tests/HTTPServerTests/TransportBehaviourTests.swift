@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import SimTesting
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Scenarios
+import SimTesting
 import XCTest
 
 /// Race-free state under parallel callers, and delays that hold no server thread.

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Scenarios
+import SimTesting
 import VietMapAPI
 import XCTest
 
@@ -14,10 +15,8 @@ enum TestSimulator {
         let description: String
     }
 
-    static let cacheDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vietmap-sim-test-cache")
-
     static let databasePath: Result<String, SetupError> = Result {
-        try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: cacheDirectory).path
+        try TestDataset.path()
     }.mapError { SetupError(description: "could not build the default dataset: \($0)") }
 
     private static let serviceResult: Result<VietMapService, SetupError> = databasePath.flatMap { path in

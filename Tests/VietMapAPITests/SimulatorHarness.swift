@@ -3,6 +3,7 @@ import DefaultData
 import Foundation
 import HTTPServer
 import JSON
+import SimTesting
 import VietMapAPI
 import XCTest
 #if canImport(FoundationNetworking)
@@ -23,13 +24,8 @@ final class SimulatorHarness: @unchecked Sendable {
     let baseURL: URL
     let session: URLSession
 
-    /// The cache the tests use: the product's own cache logic, in a folder of the test run's own.
-    static var cacheDirectory: URL {
-        URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vietmap-sim-test-cache")
-    }
-
     init(apiKeys: Set<String> = []) throws {
-        databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, cacheDirectory: Self.cacheDirectory).path
+        databasePath = try TestDataset.path()
         service = try VietMapService(databasePath: databasePath, apiKeys: apiKeys)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
@@ -76,29 +72,9 @@ extension SimulatorHarness {
     /// Sends `GET target` byte for byte over a plain socket (URLSession would re-encode a
     /// malformed URL) and returns the status code and body.
     func rawGet(_ target: String) throws -> (status: Int, body: Data) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = server.port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        var response = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            response.append(contentsOf: buffer[0..<n])
-        }
-        guard let headerEnd = response.range(of: Data("\r\n\r\n".utf8)),
-              let statusLine = String(data: response[..<headerEnd.lowerBound], encoding: .utf8)?.split(separator: "\r\n").first,
-              let status = Int(statusLine.split(separator: " ")[1]) else { throw POSIXError(.EBADMSG) }
-        return (status, Data(response[headerEnd.upperBound...]))
+        let client = try RawHTTPClient(port: server.port)
+        try client.get(target)
+        let response = try client.readResponse()
+        return (response.status, response.body)
     }
 }

@@ -7,30 +7,29 @@ import Darwin
 
 /// A minimal blocking HTTP/1.1 client over a POSIX socket, for what URLSession hides:
 /// connection reuse, pipelining, empty replies, resets and truncated bodies.
-/// (A copy of the one in HTTPServerTests: test targets cannot share sources.)
-final class RawHTTPClient {
-    struct Response {
-        var statusLine: String
-        var headers: [(name: String, value: String)]
-        var body: Data
+public final class RawHTTPClient {
+    public struct Response: Sendable {
+        public var statusLine: String
+        public var headers: [(name: String, value: String)]
+        public var body: Data
         /// The connection ended before `Content-Length` bytes arrived.
-        var truncated: Bool
+        public var truncated: Bool
 
-        var status: Int {
+        public var status: Int {
             let parts = statusLine.split(separator: " ")
             return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         }
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
     }
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case system(String, Int32)
         case closedBeforeHeaders(received: Int)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .system(let call, let code): return "\(call) failed: errno \(code) (\(String(cString: strerror(code))))"
             case .closedBeforeHeaders(let received): return "connection closed after \(received) bytes, before the headers ended"
@@ -42,7 +41,7 @@ final class RawHTTPClient {
     private var buffer: [UInt8] = []
     private var sawEOF = false
 
-    init(port: UInt16, receiveTimeout: TimeInterval = 5) throws {
+    public init(port: UInt16, receiveTimeout: TimeInterval = 5) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -71,11 +70,11 @@ final class RawHTTPClient {
         close(fd)
     }
 
-    func write(_ text: String) throws {
+    public func write(_ text: String) throws {
         try write(Data(text.utf8))
     }
 
-    func write(_ data: Data) throws {
+    public func write(_ data: Data) throws {
         try data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -87,12 +86,12 @@ final class RawHTTPClient {
     }
 
     /// Sends a GET for `target` (keep-alive).
-    func get(_ target: String) throws {
+    public func get(_ target: String) throws {
         try write("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     }
 
     /// Reads one response: headers, then `Content-Length` body bytes (or until EOF).
-    func readResponse() throws -> Response {
+    public func readResponse() throws -> Response {
         var headerEnd: Int?
         while headerEnd == nil {
             headerEnd = findHeaderEnd()
@@ -128,7 +127,7 @@ final class RawHTTPClient {
     }
 
     /// Reads until EOF or an error; returns the bytes and the errno of a failed read.
-    func readToEnd() -> (data: Data, error: Int32?) {
+    public func readToEnd() -> (data: Data, error: Int32?) {
         do {
             while try fill() {}
             return (Data(buffer), nil)

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Answers from recordings (see `VMRecording` for the file format): no network, no key.
+///
+/// A request matches a recording with the same endpoint and the same `canonicalParameters`:
+/// parameter order does not matter except among repeated `point`s, and `apikey` is ignored.
+/// When several recordings match, the first (in file-name order) answers. A request with no
+/// recording throws `VMClientError.notRecorded`, naming the nearest recording's differences.
+public struct RecordedVietMapProvider: VietMapProvider {
+    public let recordings: [VMRecording]
+    private let index: [MatchKey: Int]
+
+    private struct MatchKey: Hashable {
+        let endpoint: VMEndpoint
+        let parameters: [VMParameter]
+        init(_ request: VMRequest) {
+            endpoint = request.endpoint
+            parameters = request.canonicalParameters
+        }
+    }
+
+    public init(recordings: [VMRecording]) {
+        self.recordings = recordings
+        var index: [MatchKey: Int] = [:]
+        for (position, recording) in recordings.enumerated() where index[MatchKey(recording.request)] == nil {
+            index[MatchKey(recording.request)] = position
+        }
+        self.index = index
+    }
+
+    /// Loads every `.json` fixture in `directory`.
+    public init(directory: URL) throws(VMFixtureError) {
+        self.init(recordings: try VMRecording.load(directory: directory))
+    }
+
+    /// The recording that answers `request`, if any.
+    public func recording(for request: VMRequest) -> VMRecording? {
+        index[MatchKey(request)].map { recordings[$0] }
+    }
+
+    public func send(_ request: VMRequest) async throws -> VMRawResponse {
+        if let recording = recording(for: request) { return recording.response }
+        throw VMClientError.notRecorded(request: request, detail: unmatchedDetail(request))
+    }
+
+    private func unmatchedDetail(_ request: VMRequest) -> String {
+        let wanted = request.canonicalParameters
+        let sameEndpoint = recordings.filter { $0.request.endpoint == request.endpoint }
+        guard !sameEndpoint.isEmpty else {
+            return "no recordings for \(request.endpoint.rawValue) among \(recordings.count)"
+        }
+        func describe(_ list: [VMParameter]) -> String {
+            list.isEmpty ? "nothing" : list.map { "\($0.name)=\($0.value.prefix(60))" }.joined(separator: "&")
+        }
+        // The nearest recording: fewest parameters in one but not the other (order-insensitive multiset).
+        func difference(_ a: [VMParameter], _ b: [VMParameter]) -> [VMParameter] {
+            var rest = b
+            return a.filter { item in
+                if let i = rest.firstIndex(of: item) { rest.remove(at: i); return false }
+                return true
+            }
+        }
+        let nearest = sameEndpoint.min { x, y in
+            let dx = difference(wanted, x.request.canonicalParameters).count + difference(x.request.canonicalParameters, wanted).count
+            let dy = difference(wanted, y.request.canonicalParameters).count + difference(y.request.canonicalParameters, wanted).count
+            return dx < dy
+        }!.request.canonicalParameters
+        let missing = difference(wanted, nearest), extra = difference(nearest, wanted)
+        if missing.isEmpty && extra.isEmpty {
+            return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has the same parameters with the 'point's in another order"
+        }
+        return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has \(describe(extra)) where this request has \(describe(missing))"
+    }
+}
+
+/// Sends through another provider and records every answer received (transport failures are
+/// not answers and are not recorded), so a team can record the live service once and replay it
+/// in CI with `RecordedVietMapProvider`. The `apikey` is never recorded (a `VMRequest` does not
+/// carry it). One recording is kept per canonical request: the latest answer.
+public actor RecordingVietMapProvider: VietMapProvider {
+    /// Headers that differ on every answer or describe the transport, not the API.
+    public static let defaultDroppedHeaders: Set<String> = [
+        "date", "connection", "keep-alive", "content-length", "transfer-encoding", "server-timing",
+    ]
+
+    public let wrapped: any VietMapProvider
+    public let droppedHeaders: Set<String>
+    private var stored: [VMRecording] = []
+    private var positions: [String: Int] = [:]
+
+    public init(wrapping provider: any VietMapProvider, droppedHeaders: Set<String> = defaultDroppedHeaders) {
+        wrapped = provider
+        self.droppedHeaders = Set(droppedHeaders.map { $0.lowercased() })
+    }
+
+    /// What was recorded so far, in order of first request.
+    public var recordings: [VMRecording] { stored }
+
+    public func send(_ request: VMRequest) async throws -> VMRawResponse {
+        let response = try await wrapped.send(request)
+        var kept = response
+        kept.headers = response.headers.filter { !droppedHeaders.contains($0.key.lowercased()) }
+        let recording = VMRecording(request: VMRequest(request.endpoint, request.parameters.filter { $0.name.lowercased() != "apikey" }),
+                                    response: kept)
+        let key = recording.suggestedFileName
+        if let position = positions[key] {
+            stored[position] = recording
+        } else {
+            positions[key] = stored.count
+            stored.append(recording)
+        }
+        return response
+    }
+
+    /// Writes one fixture file per recording into `directory` (created if needed), named by
+    /// `VMRecording.suggestedFileName`; returns the files written.
+    @discardableResult
+    public func write(to directory: URL) throws -> [URL] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try stored.map { recording in
+            let file = directory.appendingPathComponent(recording.suggestedFileName)
+            try recording.fixtureData().write(to: file, options: .atomic)
+            return file
+        }
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+
+/// One recorded exchange: a request (without `apikey`) and the raw answer it got.
+///
+/// Fixture format — one JSON file per recording (a file may also hold an array of them):
+/// ```json
+/// {
+///   "request": {"endpoint": "/api/route/v4", "parameters": [["vehicle", "car"], ["point", "10.7725,106.698"]]},
+///   "response": {"status": 200, "headers": {"content-type": "application/json"}, "body": {"license": "vietmap", …}}
+/// }
+/// ```
+/// `body` is the answer itself when it is JSON other than a string (kept byte for byte, so a
+/// replay decodes exactly what was recorded); otherwise a JSON string holding the text, or the
+/// bytes in base64 with `"bodyEncoding": "base64"`.
+public struct VMRecording: Sendable {
+    public var request: VMRequest
+    public var response: VMRawResponse
+
+    public init(request: VMRequest, response: VMRawResponse) {
+        self.request = request
+        self.response = response
+    }
+
+    /// A stable file name: endpoint + a hash of the canonical request (`route-3f2a….json`).
+    public var suggestedFileName: String {
+        let name = request.endpoint.rawValue.split(separator: "/").dropFirst().first.map(String.init) ?? "request"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in request.canonicalParameters.map({ $0.name + "=" + $0.value }).joined(separator: "&").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "\(name)-\(String(repeating: "0", count: 16 - hex.count))\(hex).json"
+    }
+
+    // MARK: Writing
+
+    /// The fixture file text for this recording.
+    public func fixtureData() -> Data {
+        var out = "{\n  \"request\": {\n    \"endpoint\": \(Self.quote(request.endpoint.rawValue)),\n    \"parameters\": ["
+        let kept = request.parameters.filter { $0.name.lowercased() != "apikey" }
+        out += kept.isEmpty ? "]" : "\n" + kept.map { "      [\(Self.quote($0.name)), \(Self.quote($0.value))]" }
+            .joined(separator: ",\n") + "\n    ]"
+        out += "\n  },\n  \"response\": {\n    \"status\": \(response.status),\n    \"headers\": {"
+        let headers = response.headers.sorted { $0.key < $1.key }
+        out += headers.isEmpty ? "}" : "\n" + headers.map { "      \(Self.quote($0.key)): \(Self.quote($0.value))" }
+            .joined(separator: ",\n") + "\n    }"
+        out += ",\n    \"body\": "
+        var bytes = [UInt8](out.utf8)
+        if let range = Self.verbatimJSONRange(response.body) {
+            bytes += response.body[range]
+        } else if let text = String(data: response.body, encoding: .utf8) {
+            bytes += Array(Self.quote(text).utf8)
+        } else {
+            bytes += Array((Self.quote(response.body.base64EncodedString()) + ",\n    \"bodyEncoding\": \"base64\"").utf8)
+        }
+        bytes += Array("\n  }\n}\n".utf8)
+        return Data(bytes)
+    }
+
+    /// The range of `body` to embed as is: a complete JSON value that is not a string.
+    private static func verbatimJSONRange(_ body: Data) -> Range<Data.Index>? {
+        let bytes = [UInt8](body)
+        guard let node = try? FixtureJSONParser.parseDocument(bytes) else { return nil }
+        if case .string = node.kind { return nil }
+        return body.startIndex + node.range.lowerBound ..< body.startIndex + node.range.upperBound
+    }
+
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Reading
+
+    /// The recordings in a fixture file (one object or an array of them).
+    public static func decode(fixture data: Data, source: String = "fixture") throws(VMFixtureError) -> [VMRecording] {
+        let bytes = [UInt8](data)
+        let root: FixtureJSONNode
+        do {
+            root = try FixtureJSONParser.parseDocument(bytes)
+        } catch {
+            throw VMFixtureError(source: source, message: error.message)
+        }
+        let objects: [FixtureJSONNode]
+        if case .array(let elements) = root.kind { objects = elements } else { objects = [root] }
+        var recordings: [VMRecording] = []
+        for (index, object) in objects.enumerated() {
+            let place = objects.count > 1 ? "\(source)[\(index)]" : source
+            recordings.append(try recording(object, bytes: bytes, source: place))
+        }
+        return recordings
+    }
+
+    /// All recordings in the `.json` files of `directory` (not recursive), files in name order.
+    public static func load(directory: URL) throws(VMFixtureError) -> [VMRecording] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw VMFixtureError(source: directory.path, message: "cannot list the directory: \(error.localizedDescription)")
+        }
+        var recordings: [VMRecording] = []
+        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
+            let file = directory.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw VMFixtureError(source: file.path, message: "cannot read the file")
+            }
+            recordings += try decode(fixture: data, source: file.path)
+        }
+        return recordings
+    }
+
+    private static func recording(_ node: FixtureJSONNode, bytes: [UInt8], source: String) throws(VMFixtureError) -> VMRecording {
+        func fail(_ message: String) -> VMFixtureError { VMFixtureError(source: source, message: message) }
+        guard let request = node["request"], let response = node["response"] else {
+            throw fail("a recording needs \"request\" and \"response\" objects")
+        }
+        guard let endpointName = request["endpoint"]?.stringValue else { throw fail("request.endpoint must be a string") }
+        guard let endpoint = VMEndpoint(rawValue: endpointName) else {
+            throw fail("unknown request.endpoint \"\(endpointName)\"; expected one of \(VMEndpoint.allCases.map(\.rawValue))")
+        }
+        var parameters: [VMParameter] = []
+        if let list = request["parameters"] {
+            guard case .array(let pairs) = list.kind else { throw fail("request.parameters must be an array of [name, value]") }
+            for (index, pair) in pairs.enumerated() {
+                guard case .array(let two) = pair.kind, two.count == 2,
+                      let name = two[0].stringValue, let value = two[1].stringValue else {
+                    throw fail("request.parameters[\(index)] must be [\"name\", \"value\"]")
+                }
+                parameters.append(VMParameter(name, value))
+            }
+        }
+        guard case .number(let statusValue)? = response["status"]?.kind, let status = Int(exactly: statusValue),
+              (100...599).contains(status) else {
+            throw fail("response.status must be an HTTP status code")
+        }
+        var headers: [String: String] = [:]
+        if let headerNode = response["headers"] {
+            guard case .object(let fields) = headerNode.kind else { throw fail("response.headers must be an object") }
+            for (name, value) in fields {
+                guard let text = value.stringValue else { throw fail("response.headers.\(name) must be a string") }
+                headers[name.lowercased()] = text
+            }
+        }
+        let body: Data
+        switch response["body"]?.kind {
+        case nil: body = Data()
+        case .string(let text)?:
+            if response["bodyEncoding"]?.stringValue == "base64" {
+                guard let decoded = Data(base64Encoded: text) else { throw fail("response.body is not valid base64") }
+                body = decoded
+            } else {
+                body = Data(text.utf8)
+            }
+        case _?:
+            body = Data(bytes[response["body"]!.range])
+        }
+        return VMRecording(request: VMRequest(endpoint, parameters.filter { $0.name.lowercased() != "apikey" }),
+                           response: VMRawResponse(status: status, headers: headers, body: body))
+    }
+}
+
+/// A fixture file that could not be read, naming the file (and element) and what is wrong.
+public struct VMFixtureError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    public let source: String
+    public let message: String
+    public var description: String { "\(source): \(message)" }
+    public var errorDescription: String? { description }
+}
+
+// MARK: - A minimal JSON parser that keeps each value's byte range
+
+struct FixtureJSONNode {
+    indirect enum Kind {
+        case object([(String, FixtureJSONNode)])
+        case array([FixtureJSONNode])
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+    var kind: Kind
+    var range: Range<Int>
+
+    subscript(key: String) -> FixtureJSONNode? {
+        if case .object(let fields) = kind { return fields.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    var stringValue: String? {
+        if case .string(let text) = kind { return text }
+        return nil
+    }
+}
+
+struct FixtureJSONParser {
+    struct Failure: Error { let message: String }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    static func parseDocument(_ bytes: [UInt8]) throws(Failure) -> FixtureJSONNode {
+        var parser = FixtureJSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let node = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the JSON value") }
+        return node
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func failure(_ message: String) -> Failure {
+        // Report a line number: fixtures are edited by hand.
+        let line = bytes[..<min(index, bytes.count)].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+        return Failure(message: "invalid JSON at line \(line) (byte \(index)): \(message)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(Failure) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else {
+            throw failure("expected '\(Character(Unicode.Scalar(byte)))'")
+        }
+        index += 1
+    }
+
+    private mutating func value() throws(Failure) -> FixtureJSONNode {
+        skipWhitespace()
+        guard index < bytes.count else { throw failure("unexpected end of input") }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= 256 else { throw failure("nested too deeply") }
+            index += 1
+            var fields: [(String, FixtureJSONNode)] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
+                    let key = try string()
+                    try expect(UInt8(ascii: ":"))
+                    fields.append((key, try value()))
+                    skipWhitespace()
+                    guard index < bytes.count else { throw failure("unterminated object") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                    throw failure("expected ',' or '}'")
+                }
+            }
+            return FixtureJSONNode(kind: .object(fields), range: start..<index)
+        case UInt8(ascii: "["):
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= 256 else { throw failure("nested too deeply") }
+            index += 1
+            var elements: [FixtureJSONNode] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+            } else {
+                while true {
+                    elements.append(try value())
+                    skipWhitespace()
+                    guard index < bytes.count else { throw failure("unterminated array") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                    throw failure("expected ',' or ']'")
+                }
+            }
+            return FixtureJSONNode(kind: .array(elements), range: start..<index)
+        case UInt8(ascii: "\""):
+            let text = try string()
+            return FixtureJSONNode(kind: .string(text), range: start..<index)
+        case UInt8(ascii: "t"): try literal("true"); return FixtureJSONNode(kind: .bool(true), range: start..<index)
+        case UInt8(ascii: "f"): try literal("false"); return FixtureJSONNode(kind: .bool(false), range: start..<index)
+        case UInt8(ascii: "n"): try literal("null"); return FixtureJSONNode(kind: .null, range: start..<index)
+        default:
+            while index < bytes.count, Array("+-0123456789.eE".utf8).contains(bytes[index]) { index += 1 }
+            guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                throw failure("unexpected character")
+            }
+            return FixtureJSONNode(kind: .number(number), range: start..<index)
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(Failure) {
+        let expected = Array(word.utf8)
+        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw failure("expected \(word)")
+        }
+        index += expected.count
+    }
+
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            throw failure("bad \\u escape")
+        }
+        index += 4
+        return value
+    }
+
+    private mutating func string() throws(Failure) -> String {
+        index += 1 // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw failure("unterminated string") }
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw failure("unterminated escape") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count,
+                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw failure("bad surrogate pair") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
+                default: throw failure("bad escape")
+                }
+            case 0..<0x20:
+                throw failure("control character in a string")
+            default:
+                out.append(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The three VietMap calls an app makes.
+public enum VMEndpoint: String, Sendable, CaseIterable, Codable {
+    case autocomplete = "/api/autocomplete/v4"
+    case place = "/api/place/v4"
+    case route = "/api/route/v4"
+}
+
+/// One request to a VietMap endpoint, without the API key (the provider adds it).
+/// Parameters keep their order and may repeat (`point` does).
+public struct VMRequest: Sendable, Hashable, CustomStringConvertible {
+    public var endpoint: VMEndpoint
+    public var parameters: [VMParameter]
+
+    public init(_ endpoint: VMEndpoint, _ parameters: [VMParameter]) {
+        self.endpoint = endpoint
+        self.parameters = parameters
+    }
+
+    public var description: String {
+        endpoint.rawValue + "?" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+    }
+}
+
+/// A query parameter.
+public struct VMParameter: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A response as received: status, headers (names lower-cased) and the raw body.
+public struct VMRawResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Where VietMap answers come from: the live service, the simulator, recorded fixtures — the
+/// same code (an app's, or the contract suite) runs against each.
+///
+/// Backends implement only `send`; the typed calls are built on it.
+public protocol VietMapProvider: Sendable {
+    /// Sends `request` and returns whatever came back; throws only when no HTTP answer arrived.
+    func send(_ request: VMRequest) async throws -> VMRawResponse
+}
