@@ -1,3 +1,4 @@
+import SimTesting
 import XCTest
 import Polyline
 

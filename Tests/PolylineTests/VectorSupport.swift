@@ -1,4 +1,5 @@
 import Foundation
+import SimTesting
 import XCTest
 import Polyline
 
@@ -54,18 +55,6 @@ func hexBytes(_ hex: String) -> [UInt8] {
     return stride(from: 0, to: chars.count, by: 2).map { nibble(chars[$0]) << 4 | nibble(chars[$0 + 1]) }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny seeded PRNG so property/fuzz runs are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Compares decoded points with expected ones: exactly when `tolerance` is nil, else within it.
 /// Returns a failure description or nil.

@@ -1,18 +1,7 @@
+import SimTesting
 import XCTest
 @testable import Routing
 
-/// SplitMix64: deterministic across platforms.
-struct SeededRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Builds small networks in a local metric frame around District 1 (x east, y north, metres).
 struct NetBuilder {
@@ -272,3 +261,6 @@ extension XCTestCase {
         XCTAssertEqual(len, r.distance, accuracy: 0.5 + r.distance * 1e-6, file: file, line: line)
     }
 }
+
+/// The tests' name for the shared seeded generator.
+typealias SeededRNG = SplitMix64
