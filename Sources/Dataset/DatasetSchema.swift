@@ -14,7 +14,7 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 6
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 2
@@ -57,8 +57,27 @@ public enum DatasetSchema {
         """
 
     public static let createPlaceFTS = """
-        CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3');
+        CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
+
+    /// Names only, plus a coarse grid-cell token per place (see ``cellToken(latitude:longitude:)``):
+    /// "every word in the name" and "… near the focus" read a doclist of name words only, and the
+    /// nearness test is a doclist intersection instead of a scan of coordinates.
+    public static let createPlaceNameFTS = """
+        CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
+        """
+
+    /// Size of the grid cells indexed in `place_name_fts.cell`, in degrees (≈ 5.5 km).
+    public static let cellDegrees = 0.05
+
+    /// The cell token of a point: "xq" + row·100000 + column, rows and columns counted from
+    /// (-90, -180) in steps of ``cellDegrees``. Search computes the tokens of the cells around a
+    /// focus the same way (the formula is part of the dataset contract).
+    public static func cellToken(latitude: Double, longitude: Double) -> String {
+        let row = Int(((latitude + 90) / cellDegrees).rounded(.down))
+        let column = Int(((longitude + 180) / cellDegrees).rounded(.down))
+        return "xq\(row * 100_000 + column)"
+    }
 
     /// The road graph for routing, one row: `RoadGraph.serialized()` (loaded into memory at start;
     /// no SQL on the routing path).
@@ -71,7 +90,7 @@ public enum DatasetSchema {
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createRoadGraph, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

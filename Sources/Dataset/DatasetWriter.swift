@@ -52,6 +52,7 @@ struct DatasetWriter {
             let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
             let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
+            let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell) VALUES (?,?,?)")
             // Rows are collected first, then numbered by importance (descending; ties by kind,
             // then key), so `ORDER BY rowid` over FTS matches yields the most important first.
             struct Row {
@@ -149,6 +150,8 @@ struct DatasetWriter {
                 try insertPlace.run()
                 try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
                 try insertFTS.run()
+                try insertNameFTS.bind(.integer(id), .text(row.ftsName), .text(DatasetSchema.cellToken(latitude: row.lat, longitude: row.lng)))
+                try insertNameFTS.run()
                 report.placeCounts[row.kind, default: 0] += 1
             }
             let placeCount = rows.count
@@ -182,6 +185,7 @@ struct DatasetWriter {
         }
         // Merge the FTS b-trees into one: smaller file, faster queries.
         try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")
+        try db.execute("INSERT INTO place_name_fts(place_name_fts) VALUES('optimize')")
         // Statistics for the planner: without them a join of place_fts with place filtered on
         // kind probes the FTS index once per place row (seconds instead of milliseconds).
         try db.execute("ANALYZE")

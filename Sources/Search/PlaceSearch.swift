@@ -16,8 +16,20 @@ public final class PlaceSearch: Sendable {
 
     /// How many FTS candidates each stage reads before ranking.
     static let candidatesPerStage = 40
-    /// The "near the focus" stage looks this far around it.
-    static let nearbyMeters = 5_000.0
+    /// Grid cells of `place_name_fts.cell` (the dataset's `DatasetSchema.cellDegrees`).
+    static let cellDegrees = 0.05
+
+    /// The cell tokens covering the focus and its neighbours (≈ 5–11 km around it), formed as
+    /// the dataset forms them: "xq" + row·100000 + column from (-90, -180).
+    static func cellTokens(around focus: Coordinate) -> [String] {
+        let row = Int(((focus.lat + 90) / cellDegrees).rounded(.down))
+        let column = Int(((focus.lng + 180) / cellDegrees).rounded(.down))
+        var tokens: [String] = []
+        for r in row - 1...row + 1 {
+            for c in column - 1...column + 1 { tokens.append("xq\(r * 100_000 + c)") }
+        }
+        return tokens
+    }
     /// Longer inputs are cut to this many words.
     static let maxQueryWords = 12
 
@@ -36,19 +48,13 @@ public final class PlaceSearch: Sendable {
         var candidates: [Int64: PlaceRecord] = [:]
         var usedAnyWordStage = false
         try pool.withConnection { connection in
-            /// Adds up to `limit` matches of `expression` (most important first), optionally near the focus.
+            /// Adds up to `limit` matches of `expression` in `table` (most important first).
             @discardableResult
-            func collect(_ expression: String, limit: Int, near focus: Coordinate? = nil) throws -> Int {
-                var sql = "SELECT \(PlaceRecord.columns) FROM place_fts JOIN place p ON p.id = place_fts.rowid WHERE place_fts MATCH ?" + filterSQL
-                var values: [SQLiteValue] = [.text(expression)] + filterValues
-                if let focus {
-                    let dLat = Self.nearbyMeters / 111_320, dLng = dLat / max(0.01, cos(focus.lat * .pi / 180))
-                    sql += " AND p.lat BETWEEN ? AND ? AND p.lng BETWEEN ? AND ?"
-                    values += [.real(focus.lat - dLat), .real(focus.lat + dLat), .real(focus.lng - dLng), .real(focus.lng + dLng)]
-                }
-                sql += " ORDER BY place_fts.rowid LIMIT \(limit)"
+            func collect(_ expression: String, in table: String, limit: Int) throws -> Int {
+                let sql = "SELECT \(PlaceRecord.columns) FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?"
+                    + filterSQL + " ORDER BY \(table).rowid LIMIT \(limit)"
                 let statement = try connection.statement(sql)
-                try statement.bind(values)
+                try statement.bind([.text(expression)] + filterValues)
                 defer { statement.reset() }
                 var rows = 0
                 while try statement.step() {
@@ -63,15 +69,16 @@ public final class PlaceSearch: Sendable {
             // every word in name or address ("le loi quan 1"); 4. if nothing, any word (a house
             // number or a word the data lacks must not empty the list: "197 tran phu").
             let inName = "{name} : (\(allWords))"
-            let nameMatches = try collect(inName, limit: Self.candidatesPerStage)
+            let nameMatches = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage)
             // Fewer rows than the limit means every name match is already in.
             if let focus = query.focus, nameMatches == Self.candidatesPerStage {
-                try collect(inName, limit: Self.candidatesPerStage / 2, near: focus)
+                let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+                try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
             }
-            if candidates.count < query.limit { try collect(allWords, limit: Self.candidatesPerStage) }
+            if candidates.count < query.limit { try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }
             if candidates.isEmpty && tokens.count > 1 {
                 usedAnyWordStage = true
-                try collect(quoted.joined(separator: " OR "), limit: Self.candidatesPerStage)
+                try collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage)
             }
         }
 
