@@ -59,15 +59,15 @@ public enum DatasetCache {
         return info.sourceFingerprint == fingerprint && info.schemaVersion == DatasetSchema.schemaVersion
     }
 
-    /// Best effort: removes other `default-*.sqlite` files (older fingerprints; a process
-    /// still reading one keeps its open file) and temporary files older than an hour.
+    /// Best effort: removes other `default-*.sqlite` files (older fingerprints) that no running
+    /// server holds a ``DatasetLease`` on, and temporary files older than an hour.
     static func pruneStale(in directory: URL, keeping current: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         let hourAgo = Date().addingTimeInterval(-3600)
         for name in names where name != current {
             let path = directory.appendingPathComponent(name).path
             if name.hasPrefix("default-") && name.hasSuffix(".sqlite") {
-                unlink(path)
+                if DatasetLease.isUnused(path) { unlink(path) }
             } else if name.hasPrefix(".default-") && name.hasSuffix(".tmp"),
                       let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date,
                       modified < hourAgo {

@@ -16,6 +16,8 @@ public final class VietMapService: Sendable {
     public let search: PlaceSearch
     /// The road graph routes are computed on (`nil`: the dataset has no roads).
     public let roadGraph: RoadGraph?
+    /// Keeps the dataset file from being pruned from the cache while it is served.
+    private let lease: DatasetLease?
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
@@ -24,7 +26,8 @@ public final class VietMapService: Sendable {
     ///   - maxRoutePoints: more `point`s than this is `MAX_POINTS_EXCEED`.
     ///   - maxSnapDistanceMeters: a point farther than this from any usable road is an error.
     public init(search: PlaceSearch, roadGraph: RoadGraph?, apiKeys: Set<String> = [],
-                maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000) {
+                maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000, lease: DatasetLease? = nil) {
+        self.lease = lease
         self.search = search
         self.apiKeys = apiKeys
         self.roadGraph = roadGraph
@@ -37,8 +40,9 @@ public final class VietMapService: Sendable {
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.
     public convenience init(databasePath: String, apiKeys: Set<String> = [],
                             maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000) throws {
+        let lease = try DatasetLease(path: databasePath)
         self.init(search: try PlaceSearch(databasePath: databasePath), roadGraph: try RoadGraphStore.load(databasePath: databasePath),
-                  apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters)
+                  apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease)
     }
 
     /// The paths this service answers.
@@ -74,7 +78,8 @@ public final class VietMapService: Sendable {
         case "GET", "HEAD": break
         case "OPTIONS": return Self.preflight()
         default:
-            var response = Self.error(APIError(status: 405, code: "INVALID_REQUEST", message: "method \(request.method.prefix(20)) not allowed; use GET"))
+            var response = Self.error(APIError(status: 405, code: "INVALID_REQUEST", message: "method \(request.method.prefix(20)) not allowed; use GET"),
+                                      for: endpoint)
             response.headers.set("Allow", "GET, HEAD, OPTIONS")
             return response
         }

@@ -7,6 +7,7 @@ enum Usage {
           vietmap-sim serve [options]           run the simulator (embedded default data unless --db)
           vietmap-sim import --out PATH [INPUT…] build a dataset from OSM/CSV/admin files
           vietmap-sim scenarios validate|list  check or list fault-injection scenario files
+          vietmap-sim contract --target URL|live run the contract suite (Contracts/) against a target
           vietmap-sim help [COMMAND]            show help for a command
 
         Run `vietmap-sim COMMAND --help` for the options of a command.

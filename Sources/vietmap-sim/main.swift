@@ -14,11 +14,13 @@ func runCommandLine() -> Int32 {
         case "serve": return try ServeCommand.run(arguments)
         case "import": return try ImportCommand.run(arguments)
         case "scenarios": return try ScenariosCommand.run(arguments)
+        case "contract": return try ContractCommand.run(arguments)
         case "help", "--help", "-h":
             switch arguments.first {
             case "serve": print(Usage.serve)
             case "import": print(Usage.importCommand)
             case "scenarios": print(Usage.scenarios)
+            case "contract": print(Usage.contract)
             default: print(Usage.main)
             }
             return 0

@@ -15,8 +15,12 @@ final class DatasetCacheTests: XCTestCase {
     /// it without building; the build is stable (same keys and ids as the shared build).
     func testConcurrentBuildsThenFastReuseAndStableKeys() throws {
         let cache = try SharedDataset.scratch("cache")
-        // A stale dataset of an older fingerprint is pruned after a build.
+        // A stale dataset of an older fingerprint is pruned after a build, unless a server
+        // (here: a lease) still uses it.
         try Data("old".utf8).write(to: cache.appendingPathComponent("default-0000000000000000.sqlite"))
+        let inUse = cache.appendingPathComponent("default-1111111111111111.sqlite")
+        try Data("old, served".utf8).write(to: inUse)
+        var lease: DatasetLease? = try DatasetLease(path: inUse.path)
 
         let results = ResultBox()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -25,8 +29,12 @@ final class DatasetCacheTests: XCTestCase {
         let first = try results.get(0), second = try results.get(1)
         XCTAssertEqual(first.url, second.url)
         XCTAssertTrue(first.url.lastPathComponent.hasPrefix("default-") && first.url.lastPathComponent.hasSuffix(".sqlite"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path), [first.url.lastPathComponent],
-                       "only the finished dataset remains")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted(),
+                       [inUse.lastPathComponent, first.url.lastPathComponent].sorted(),
+                       "the finished dataset and the one still in use remain")
+        lease = nil
+        XCTAssertNil(lease)
+        try FileManager.default.removeItem(at: inUse)
         let info = try DatasetInfo.validate(path: first.url.path)
         XCTAssertEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .new, level: .ward)), 3321)
 

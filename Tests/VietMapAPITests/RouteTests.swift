@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import JSON
 import VietMapClient
 import XCTest
@@ -203,6 +204,10 @@ final class RouteTests: XCTestCase {
         try await assertRouteError([key] + Array(repeating: a, count: 26), status: 400, code: "MAX_POINTS_EXCEED")
         // A point far from any road (the sea off Vũng Tàu).
         try await assertRouteError([key, a, ("point", "10.30,107.20")], status: 400, code: "INVALID_REQUEST")
+        // Other methods: 405 in the route envelope too.
+        let post = sim.service.respond(to: HTTPRequest(method: "POST", target: "/api/route/v4?apikey=dev&point=1,1&point=2,2"))
+        XCTAssertEqual(post.status, 405)
+        XCTAssertEqual(try JSONParser.parse(post.body).objectValue?.keys, ["license", "code", "messages", "paths"])
         // Ignored parameters do not fail.
         let ignored = try await sim.get("/api/route/v4", [key, a, b, ("optimize", "true"), ("alternative", "false"), ("heading", "90"),
                                                             ("time", "2025-08-01T12:01:00Z"), ("annotations", "congestion"), ("avoid", "ferry,toll")])

@@ -1,0 +1,268 @@
+import Foundation
+import JSON
+import VietMapClient
+
+/// Everything a contract run found: per query, per fixture, per model, per scenario.
+public struct ContractReport: Sendable {
+    public var target: String
+    public var contracts: String
+    public var results: [QueryResult]
+    public var fixtures: [QueryResult]
+    public var models: [ModelAgreementReport]
+    /// Informational: never part of `passed`.
+    public var scenarios: [ScenarioReport]
+    /// Why scenarios were not run, when they were asked for.
+    public var scenarioNote: String?
+    public var duration: TimeInterval
+
+    /// Model agreement errors (not known gaps) as failures.
+    public var modelFailures: [ContractFailure] {
+        models.flatMap { report in
+            report.errors.map { ContractFailure(query: "model:\(report.model)", kind: .model, pointer: $0.path, reason: $0.message) }
+        }
+    }
+
+    /// Every failure that counts (queries, fixtures, model agreement).
+    public var allFailures: [ContractFailure] {
+        results.flatMap(\.failures) + fixtures.flatMap(\.failures) + modelFailures
+    }
+
+    public var passed: Bool { allFailures.isEmpty }
+
+    // MARK: - Text
+
+    /// The readable summary: one line per failure (query, JSON path, reason), model agreement,
+    /// the result line, then the scenarios, clearly apart.
+    public func summary() -> String {
+        var lines: [String] = []
+        let run = results.filter { $0.skipped == nil }
+        lines.append("vietmap-sim contract — target \(target)")
+        lines.append("contracts \(contracts): \(results.count) queries (\(run.count) run, \(results.count - run.count) skipped), \(fixtures.count) live fixtures")
+        for failure in allFailures { lines.append("FAIL \(failure)") }
+        if !models.isEmpty {
+            lines.append("")
+            lines.append("Model agreement (what each model reads vs the contract and the responses):")
+            for report in models {
+                let ignored = report.findings.filter { $0.kind == .ignoredKey }.count
+                let errors = report.errors.count, gaps = report.knownGaps.count
+                let warnings = report.findings.filter { $0.severity == .warning }
+                var status = errors == 0 ? "ok" : "\(errors) error\(errors == 1 ? "" : "s")"
+                if gaps > 0 { status += ", \(gaps) known gap\(gaps == 1 ? "" : "s")" }
+                if !warnings.isEmpty { status += ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")" }
+                lines.append("  \(report.model.padding(toLength: 18, withPad: " ", startingAt: 0)) \(status) (\(report.responses) responses decoded; \(ignored) keys sent but not read)")
+                for finding in report.findings where finding.severity != .info {
+                    lines.append("    \(finding.severity.rawValue.uppercased()) \(finding.path): \(finding.message)")
+                }
+            }
+        }
+        lines.append("")
+        let failedQueries = run.filter { !$0.passed }.count
+        let failedFixtures = fixtures.filter { !$0.passed }.count
+        let modelErrors = models.reduce(0) { $0 + $1.errors.count }
+        lines.append("Result: \(passed ? "PASS" : "FAIL") — queries \(run.count - failedQueries) passed, \(failedQueries) failed, \(results.count - run.count) skipped; fixtures \(fixtures.count - failedFixtures)/\(fixtures.count); model agreement \(modelErrors) error\(modelErrors == 1 ? "" : "s") (\(String(format: "%.1f", duration)) s)")
+        if let scenarioNote {
+            lines.append("")
+            lines.append("Scenarios: not run — \(scenarioNote)")
+        }
+        if !scenarios.isEmpty {
+            lines.append("")
+            lines.append("Scenarios (informational — they never change the exit code): do the reference models survive?")
+            for scenario in scenarios {
+                let statuses = scenario.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+                let transport = scenario.transportErrors > 0 ? ", \(scenario.transportErrors) without HTTP answer" : ""
+                let verdict = scenario.survives ? "models survive" : "MODELS BREAK "
+                lines.append("  \(scenario.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(verdict)  \(scenario.violations.count) contract violations (HTTP \(statuses.isEmpty ? "-" : statuses)\(transport))")
+                for failure in scenario.modelBreaks.prefix(3) { lines.append("      breaks: \(failure)") }
+                if scenario.survives, let first = scenario.violations.first { lines.append("      first violation: \(first)") }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - JUnit
+
+    /// JUnit XML: one `<testsuite>` per endpoint plus `fixtures` and `model-agreement` (a
+    /// `<testcase>` each, `<failure>` per failing check), and one informational suite per scenario
+    /// whose test cases never carry `<failure>` (its findings go to `<system-out>`).
+    public func junitXML() -> String {
+        var suites: [String] = []
+        var totalTests = 0, totalFailures = 0, totalSkipped = 0
+        func testcase(_ result: QueryResult, classname: String) -> String {
+            var xml = "    <testcase classname=\"\(xmlEscape(classname))\" name=\"\(xmlEscape(result.name))\" time=\"\(String(format: "%.3f", result.duration))\""
+            if let skipped = result.skipped {
+                return xml + ">\n      <skipped message=\"\(xmlEscape(skipped))\"/>\n    </testcase>"
+            }
+            if result.failures.isEmpty && result.notes.isEmpty { return xml + "/>" }
+            xml += ">"
+            for failure in result.failures {
+                xml += "\n      <failure type=\"\(failure.kind.rawValue)\" message=\"\(xmlEscape((failure.pointer.isEmpty ? "/" : failure.pointer) + ": " + failure.reason))\">\(xmlEscape(failure.description))</failure>"
+            }
+            if !result.notes.isEmpty { xml += "\n      <system-out>\(xmlEscape(result.notes.joined(separator: "\n")))</system-out>" }
+            return xml + "\n    </testcase>"
+        }
+        func suite(_ name: String, _ cases: [String], tests: Int, failures: Int, skipped: Int, time: TimeInterval, informational: Bool = false) {
+            var xml = "  <testsuite name=\"\(xmlEscape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(String(format: "%.3f", time))\">"
+            if informational {
+                xml += "\n    <properties>\n      <property name=\"informational\" value=\"true\"/>\n    </properties>"
+            }
+            xml += cases.isEmpty ? "" : "\n" + cases.joined(separator: "\n")
+            suites.append(xml + "\n  </testsuite>")
+            totalTests += tests
+            totalFailures += failures
+            totalSkipped += skipped
+        }
+        for endpoint in VMEndpoint.allCases {
+            let group = results.filter { $0.endpoint == endpoint }
+            guard !group.isEmpty else { continue }
+            let name = "contract.\(endpoint.contractName)"
+            suite(name, group.map { testcase($0, classname: name) }, tests: group.count, failures: group.filter { !$0.passed }.count,
+                  skipped: group.filter { $0.skipped != nil }.count, time: group.reduce(0) { $0 + $1.duration })
+        }
+        if !fixtures.isEmpty {
+            suite("contract.fixtures", fixtures.map { testcase($0, classname: "contract.fixtures") }, tests: fixtures.count,
+                  failures: fixtures.filter { !$0.passed }.count, skipped: 0, time: 0)
+        }
+        if !models.isEmpty {
+            let cases = models.map { report -> String in
+                var xml = "    <testcase classname=\"contract.model-agreement\" name=\"\(xmlEscape(report.model))\" time=\"0.000\">"
+                for error in report.errors {
+                    xml += "\n      <failure type=\"\(error.kind.rawValue)\" message=\"\(xmlEscape(error.path + ": " + error.message))\">\(xmlEscape(error.description))</failure>"
+                }
+                let other = report.findings.filter { $0.severity != .error }
+                if !other.isEmpty { xml += "\n      <system-out>\(xmlEscape(other.map(\.description).joined(separator: "\n")))</system-out>" }
+                return xml + "\n    </testcase>"
+            }
+            suite("contract.model-agreement", cases, tests: models.count, failures: models.filter { !$0.errors.isEmpty }.count, skipped: 0, time: 0)
+        }
+        for scenario in scenarios {
+            let name = "scenario.\(scenario.name)"
+            let cases = scenario.results.map { result -> String in
+                var xml = "    <testcase classname=\"\(xmlEscape(name))\" name=\"\(xmlEscape(result.name))\" time=\"\(String(format: "%.3f", result.duration))\""
+                let lines = result.failures.map(\.description) + result.notes
+                if lines.isEmpty && result.skipped == nil { return xml + "/>" }
+                xml += ">"
+                if let skipped = result.skipped { xml += "\n      <skipped message=\"\(xmlEscape(skipped))\"/>" }
+                if !lines.isEmpty { xml += "\n      <system-out>\(xmlEscape(lines.joined(separator: "\n")))</system-out>" }
+                return xml + "\n    </testcase>"
+            }
+            suite(name, cases, tests: scenario.results.count, failures: 0, skipped: scenario.results.filter { $0.skipped != nil }.count,
+                  time: scenario.duration, informational: true)
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="vietmap-sim contract" tests="\(totalTests)" failures="\(totalFailures)" errors="0" skipped="\(totalSkipped)" time="\(String(format: "%.3f", duration))">
+            \(suites.joined(separator: "\n"))
+            </testsuites>
+
+            """
+    }
+
+    // MARK: - JSON
+
+    public func json() -> JSONValue {
+        func result(_ r: QueryResult) -> JSONValue {
+            .object(JSONObject([
+                ("name", .string(r.name)),
+                ("endpoint", .string(r.endpoint.contractName)),
+                ("request", .string(r.request?.description)),
+                ("status", r.status.map { .integer($0) } ?? .null),
+                ("passed", .bool(r.passed)),
+                ("skipped", .string(r.skipped)),
+                ("durationMs", .number((r.duration * 1000).rounded())),
+                ("model", .string(r.model)),
+                ("modelDecodes", r.modelDecodes.map { .bool($0) } ?? .null),
+                ("failures", .array(r.failures.map(failure))),
+                ("notes", .array(r.notes.map { .string($0) })),
+            ]))
+        }
+        func failure(_ f: ContractFailure) -> JSONValue {
+            .object(JSONObject([("query", .string(f.query)), ("kind", .string(f.kind.rawValue)), ("path", .string(f.pointer)), ("reason", .string(f.reason))]))
+        }
+        let run = results.filter { $0.skipped == nil }
+        return .object(JSONObject([
+            ("target", .string(target)),
+            ("contracts", .string(contracts)),
+            ("passed", .bool(passed)),
+            ("summary", .object(JSONObject([
+                ("queries", .integer(results.count)),
+                ("passed", .integer(run.filter(\.passed).count)),
+                ("failed", .integer(run.filter { !$0.passed }.count)),
+                ("skipped", .integer(results.count - run.count)),
+                ("fixtures", .integer(fixtures.count)),
+                ("fixturesFailed", .integer(fixtures.filter { !$0.passed }.count)),
+                ("modelErrors", .integer(models.reduce(0) { $0 + $1.errors.count })),
+                ("knownGaps", .integer(models.reduce(0) { $0 + $1.knownGaps.count })),
+                ("durationMs", .number((duration * 1000).rounded())),
+            ]))),
+            ("failures", .array(allFailures.map(failure))),
+            ("queries", .array(results.map(result))),
+            ("fixtures", .array(fixtures.map(result))),
+            ("models", .array(models.map { report in
+                .object(JSONObject([
+                    ("model", .string(report.model)),
+                    ("responses", .integer(report.responses)),
+                    ("shape", .string(report.shape.description)),
+                    ("findings", .array(report.findings.map { f in
+                        .object(JSONObject([("severity", .string(f.severity.rawValue)), ("kind", .string(f.kind.rawValue)),
+                                            ("path", .string(f.path)), ("field", .string(f.field)), ("message", .string(f.message))]))
+                    })),
+                ]))
+            })),
+            ("scenarioNote", .string(scenarioNote)),
+            ("scenarios", .array(scenarios.map { s in
+                .object(JSONObject([
+                    ("name", .string(s.name)),
+                    ("informational", .bool(true)),
+                    ("modelsSurvive", .bool(s.survives)),
+                    ("violations", .integer(s.violations.count)),
+                    ("transportErrors", .integer(s.transportErrors)),
+                    ("statuses", .object(JSONObject(s.statuses.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.integer($0.value)) }))),
+                    ("modelBreaks", .array(s.modelBreaks.map(failure))),
+                    ("results", .array(s.results.map(result))),
+                ]))
+            })),
+        ]))
+    }
+}
+
+/// Text safe inside XML 1.0 attributes and elements (characters XML cannot carry become U+FFFD).
+func xmlEscape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.count)
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        case "'": out += "&apos;"
+        case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+        default:
+            let v = scalar.value
+            if v < 0x20 || (0xFFFE...0xFFFF).contains(v) || (0xD800...0xDFFF).contains(v) {
+                out += "\u{FFFD}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out
+}
+
+extension JSONValue {
+    /// Indented JSON text (two spaces), keys in order.
+    public func prettyPrinted(indent: String = "") -> String {
+        let inner = indent + "  "
+        switch self {
+        case .array(let items):
+            if items.isEmpty { return "[]" }
+            return "[\n" + items.map { inner + $0.prettyPrinted(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let object):
+            if object.count == 0 { return "{}" }
+            return "{\n" + object.members.map { inner + JSONSerializer.string(.string($0.key)) + ": " + $0.value.prettyPrinted(indent: inner) }
+                .joined(separator: ",\n") + "\n\(indent)}"
+        default:
+            return JSONSerializer.string(self)
+        }
+    }
+}

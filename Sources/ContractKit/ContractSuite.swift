@@ -1,0 +1,456 @@
+import Foundation
+import JSON
+import VietMapClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One reason a query (or fixture, or model) does not hold.
+public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// No HTTP answer (connection reset, timeout, …).
+        case transport
+        /// Another HTTP status than expected.
+        case status
+        /// A status the OpenAPI document does not declare for the operation.
+        case undocumentedStatus = "undocumented-status"
+        /// A response header the document requires is missing, or the Content-Type is not JSON.
+        case header
+        /// The body is not JSON.
+        case json
+        /// The body does not match the JSON Schema.
+        case schema
+        /// The body's `code` is not the expected one.
+        case code
+        /// A semantic check failed.
+        case semantic
+        /// The model cannot decode the response (or would crash on the contract).
+        case model
+        /// A `$from` parameter could not be resolved.
+        case dependency
+    }
+
+    /// Query, fixture (`fixture:NAME`) or model (`model:NAME`).
+    public var query: String
+    public var kind: Kind
+    /// JSON pointer into the response (`""`: the whole response).
+    public var pointer: String
+    public var reason: String
+
+    public init(query: String, kind: Kind, pointer: String = "", reason: String) {
+        self.query = query
+        self.kind = kind
+        self.pointer = pointer
+        self.reason = reason
+    }
+
+    public var description: String { "\(query) \(pointer.isEmpty ? "/" : pointer): [\(kind.rawValue)] \(reason)" }
+}
+
+/// The outcome of one query (or fixture).
+public struct QueryResult: Sendable {
+    public var name: String
+    public var endpoint: VMEndpoint
+    /// The request as sent (parameters resolved), nil when it could not be built.
+    public var request: VMRequest?
+    public var status: Int?
+    public var body: JSONValue?
+    public var duration: TimeInterval
+    public var failures: [ContractFailure]
+    /// Information: known model gaps met, ignored keys, …
+    public var notes: [String]
+    /// The model the body was decoded with, and whether `JSONDecoder` could decode it.
+    public var model: String?
+    public var modelDecodes: Bool?
+    /// Why the query was not run (e.g. simulator-only query against the live service).
+    public var skipped: String?
+
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Thrown by `ContractSuite.verify` when the contract does not hold; `description` lists every failure.
+public struct ContractViolation: Error, CustomStringConvertible, Sendable {
+    public let report: ContractReport
+    public var description: String {
+        "contract does not hold against \(report.target):\n" + report.allFailures.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}
+
+/// Runs the contract — OpenAPI/JSON Schemas, reference (or an app's) models, semantic checks —
+/// against a VietMap backend:
+///
+/// ```swift
+/// let report = try await ContractSuite(target: .simulator(URL(string: "http://127.0.0.1:8080")!))
+///     .verify(VMRouteResponse.self, for: .route)
+/// ```
+public struct ContractSuite: Sendable {
+    public enum Target: Sendable, CustomStringConvertible {
+        /// A `vietmap-sim serve` (any non-empty API key works unless it was started with `--api-key`).
+        case simulator(URL)
+        /// `https://maps.vietmap.vn` with a real key.
+        case live(apiKey: String)
+        /// Any backend (recorded responses, a proxy, …).
+        case provider(any VietMapProvider)
+
+        public var description: String {
+            switch self {
+            case .simulator(let url): return "\(url.absoluteString) (simulator)"
+            case .live: return "\(ContractHTTPProvider.liveBaseURL.absoluteString) (live)"
+            case .provider(let provider): return "\(type(of: provider)) (provider)"
+            }
+        }
+
+        var kind: ContractQuery.Only? {
+            switch self {
+            case .simulator: return .simulator
+            case .live: return .live
+            case .provider: return nil
+            }
+        }
+    }
+
+    public struct Options: Sendable {
+        /// Key sent to a simulator target (`--api-key` of the runner).
+        public var simulatorAPIKey: String
+        /// Per-request timeout in seconds.
+        public var timeout: TimeInterval
+        /// Report the corpus' known model gaps as such (true) or as failures (false).
+        public var acceptKnownGaps: Bool
+        /// Scenario runs at once.
+        public var scenarioConcurrency: Int
+
+        public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
+                    scenarioConcurrency: Int = 4) {
+            self.simulatorAPIKey = simulatorAPIKey
+            self.timeout = timeout
+            self.acceptKnownGaps = acceptKnownGaps
+            self.scenarioConcurrency = scenarioConcurrency
+        }
+    }
+
+    public let target: Target
+    public let contracts: Contracts
+    public var options: Options
+
+    /// - Parameter contracts: nil loads `Contracts.load()` (see there for where it looks).
+    public init(target: Target, contracts: Contracts? = nil, options: Options = Options()) throws {
+        self.target = target
+        self.contracts = try contracts ?? Contracts.load()
+        self.options = options
+    }
+
+    var provider: any VietMapProvider {
+        switch target {
+        case .simulator(let url): return ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout)
+        case .live(let key): return ContractHTTPProvider(baseURL: ContractHTTPProvider.liveBaseURL, apiKey: key, timeout: options.timeout)
+        case .provider(let provider): return provider
+        }
+    }
+
+    var walker: SchemaWalker { SchemaWalker(documents: contracts.documents) }
+    var gaps: [KnownModelGap] { options.acceptKnownGaps ? contracts.corpus.knownModelGaps : [] }
+
+    // MARK: - Running
+
+    /// Runs the corpus (or the queries named in `only`, plus what they depend on), checks the
+    /// fixtures, and reports model agreement for every model used.
+    /// - Parameter models: replaces the corpus' model for an endpoint (an app's own types).
+    public func run(only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:]) async -> ContractReport {
+        let started = Date()
+        let accumulator = AgreementAccumulator()
+        let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
+        let results = await execute(queries, provider: provider, models: models, accumulator: accumulator)
+        let fixtures = contracts.fixtures.map { check($0, models: models, accumulator: accumulator) }
+        let reports = modelReports(accumulator)
+        return ContractReport(target: target.description, contracts: contracts.directory.path, results: results, fixtures: fixtures,
+                              models: reports, scenarios: [], scenarioNote: nil, duration: Date().timeIntervalSince(started))
+    }
+
+    /// Runs the queries of `endpoint` (and their dependencies), decoding successful answers with
+    /// `model`, and throws `ContractViolation` unless everything holds. Returns the report.
+    @discardableResult
+    public func verify<Model: Decodable>(_ model: Model.Type, for endpoint: VMEndpoint) async throws -> ContractReport {
+        let names = Set(contracts.corpus.queries.filter { $0.endpoint == endpoint }.map(\.name))
+        var report = await run(only: names, models: [endpoint: ContractModel(model)])
+        report.fixtures = report.fixtures.filter { $0.endpoint == endpoint }
+        if !report.passed { throw ContractViolation(report: report) }
+        return report
+    }
+
+    func modelReports(_ accumulator: AgreementAccumulator) -> [ModelAgreementReport] {
+        accumulator.models.compactMap { name in
+            let endpoints = accumulator.endpoints(of: name).compactMap { VMEndpoint(rawValue: $0) }
+            let references = endpoints.flatMap { contracts.successReferences($0) }
+            return accumulator.report(model: name, references: Array(Set(references)).sorted(), walker: walker, gaps: gaps)
+        }
+    }
+
+    /// Runs `queries` in order against `provider` (responses feed later `$from` parameters).
+    func execute(_ queries: [ContractQuery], provider: any VietMapProvider, models: [VMEndpoint: ContractModel],
+                 accumulator: AgreementAccumulator) async -> [QueryResult] {
+        var results: [QueryResult] = []
+        var byName: [String: QueryResult] = [:]
+        for query in queries {
+            let result: QueryResult
+            if let only = query.only, let kind = target.kind, only != kind {
+                result = QueryResult(name: query.name, endpoint: query.endpoint, request: nil, status: nil, body: nil, duration: 0,
+                                     failures: [], notes: [], model: nil, modelDecodes: nil, skipped: "\(only.rawValue) only")
+            } else {
+                result = await execute(query, previous: byName, provider: provider, models: models, accumulator: accumulator)
+            }
+            byName[query.name] = result
+            results.append(result)
+        }
+        return results
+    }
+
+    private func execute(_ query: ContractQuery, previous: [String: QueryResult], provider: any VietMapProvider,
+                         models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) async -> QueryResult {
+        var result = QueryResult(name: query.name, endpoint: query.endpoint, request: nil, status: nil, body: nil, duration: 0,
+                                 failures: [], notes: [], model: nil, modelDecodes: nil, skipped: nil)
+        func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String) {
+            result.failures.append(ContractFailure(query: query.name, kind: kind, pointer: pointer, reason: reason))
+        }
+        var parameters: [VMParameter] = []
+        for (name, value) in query.parameters {
+            switch value {
+            case .literal(let text): parameters.append(VMParameter(name, text))
+            case .reference(let source, let pointer):
+                guard let body = previous[source]?.body, let found = JSONPointer.resolve(pointer, in: body) else {
+                    fail(.dependency, "", "parameter '\(name)' needs \(pointer) of query '\(source)', which \(previous[source]?.body == nil ? "has no JSON answer" : "has no value there")")
+                    return result
+                }
+                switch found {
+                case .string(let s): parameters.append(VMParameter(name, s))
+                case .integer, .number, .bool: parameters.append(VMParameter(name, JSONSerializer.string(found)))
+                default:
+                    fail(.dependency, "", "parameter '\(name)': \(pointer) of query '\(source)' is \(found.typeName), not a scalar")
+                    return result
+                }
+            }
+        }
+        let request = VMRequest(query.endpoint, parameters)
+        result.request = request
+        let started = Date()
+        let response: VMRawResponse
+        do {
+            response = try await provider.send(request)
+        } catch {
+            result.duration = Date().timeIntervalSince(started)
+            fail(.transport, "", "no HTTP answer: \(Self.transportMessage(error))")
+            return result
+        }
+        result.duration = Date().timeIntervalSince(started)
+        result.status = response.status
+        let checked = checkResponse(name: query.name, endpoint: query.endpoint, status: response.status, headers: response.headers,
+                                    data: response.body, expect: query.expect,
+                                    requestParameters: parameters.map { ($0.name, $0.value) }, models: models, accumulator: accumulator)
+        result.body = checked.body
+        result.failures += checked.failures
+        result.notes += checked.notes
+        result.model = checked.model
+        result.modelDecodes = checked.modelDecodes
+        return result
+    }
+
+    /// One short line for a transport failure, without URLs (they carry the API key).
+    static func transportMessage(_ error: Error) -> String {
+        var inner: Error = error
+        if let client = error as? VMClientError, case .transport(let wrapped) = client { inner = wrapped }
+        var ns = inner as NSError
+        while let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError { ns = underlying }
+        var text = (ns.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
+        if text.isEmpty || text == "(null)" {
+            text = (inner as? URLError).map { "URLError \($0.code.rawValue)" } ?? String(describing: inner)
+        }
+        return text.replacingOccurrences(of: #"apikey=[^&\s,]*"#, with: "apikey=…", options: .regularExpression)
+    }
+
+    struct Checked {
+        var body: JSONValue?
+        var failures: [ContractFailure] = []
+        var notes: [String] = []
+        var model: String?
+        var modelDecodes: Bool?
+    }
+
+    /// Every check of one response: status, headers, JSON, schema of the documented status, code,
+    /// semantic checks and the model.
+    func checkResponse(name: String, endpoint: VMEndpoint, status: Int, headers: [String: String]?, data: Data,
+                       expect: Expectation, requestParameters: [(name: String, value: String)],
+                       models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) -> Checked {
+        var out = Checked()
+        func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String) {
+            out.failures.append(ContractFailure(query: name, kind: kind, pointer: pointer, reason: reason))
+        }
+        let body = try? JSONParser.parse(data)
+        out.body = body
+        if status != expect.status {
+            let detail = body.flatMap { b in (b["message"] ?? b["messages"] ?? b["code"])?.stringValue }.map { ": \($0.prefix(120))" } ?? ""
+            fail(.status, "", "expected HTTP \(expect.status), got \(status)\(detail)")
+        }
+        let spec = contracts.response(endpoint, status: status)
+        if spec == nil {
+            fail(.undocumentedStatus, "", "HTTP \(status) is not documented for GET \(endpoint.rawValue) (documented: \(contracts.documentedStatuses(endpoint).map(String.init).joined(separator: ", ")))")
+        }
+        if let headers {
+            let type = headers["content-type"] ?? ""
+            if !type.lowercased().hasPrefix("application/json") {
+                fail(.header, "", "Content-Type is '\(type)', expected application/json")
+            }
+            for header in spec?.requiredHeaders ?? [] where headers[header] == nil {
+                fail(.header, "", "header \(header) is missing (required for HTTP \(status))")
+            }
+        }
+        guard let body else {
+            let text = String(decoding: data.prefix(80), as: UTF8.self)
+            fail(.json, "", data.isEmpty ? "empty body" : "body is not JSON (\(data.count) bytes: \(text.debugDescription))")
+            // The client decodes every 200: a body that is not JSON breaks its model.
+            if status == 200, let declared = expect.model, let model = models[endpoint] ?? ContractModel.reference[declared] {
+                out.model = model.name
+                out.modelDecodes = false
+                fail(.model, "", "\(model.name) cannot decode an HTTP 200 whose body is not JSON")
+            }
+            return out
+        }
+        if let reference = spec?.schemaReference {
+            if let validator = contracts.validator(reference: reference) {
+                for error in validator.validate(body).prefix(25) {
+                    fail(.schema, error.instancePath, "\(error.message) [\(reference.replacingOccurrences(of: "schemas/", with: ""))\(error.schemaPath.isEmpty ? "" : "#" + error.schemaPath)]")
+                }
+            } else {
+                fail(.schema, "", "no compiled schema for \(reference)")
+            }
+        }
+        guard status == expect.status else { return out }
+        if let code = expect.code, body["code"]?.stringValue != code {
+            fail(.code, "/code", "expected code \(code), got \(body["code"].map { JSONSerializer.string($0) } ?? "none")")
+        }
+        for failure in SemanticChecks.run(expect.checks, body: body, parameters: requestParameters) {
+            fail(.semantic, failure.pointer, "\(failure.check.rawValue): \(failure.reason)")
+        }
+        // The reference client decodes only HTTP 200 bodies (anything else is VMError.http).
+        let model: ContractModel?
+        if let declared = expect.model {
+            model = models[endpoint] ?? ContractModel.reference[declared]
+        } else {
+            model = nil
+        }
+        if let model, status == 200 {
+            let recording = accumulator.recorder(for: model).walk(body, data: data)
+            accumulator.add(recording, model: model.name, endpoint: endpoint.rawValue)
+            out.model = model.name
+            out.modelDecodes = recording.decodes
+            if recording.decodes {
+                for issue in recording.issues { out.notes.append("\(model.name) \(issue) (JSONDecoder accepts it)") }
+            } else {
+                var reported = false
+                for issue in recording.issues {
+                    if let gap = gaps.first(where: { ContractModel.canonical($0.model) == model.name && JSONPointer.matches($0.path, issue.pointer) }) {
+                        out.notes.append("known gap \(model.name) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
+                    } else {
+                        fail(.model, issue.pointer, "\(model.name): \(issue.message)")
+                    }
+                    reported = true
+                }
+                if !reported {
+                    fail(.model, recording.decoderErrorPointer ?? "", "\(model.name) does not decode: \(recording.decoderError ?? "?")")
+                }
+            }
+        }
+        return out
+    }
+
+    /// Checks one recorded fixture offline (schema, model, semantic checks).
+    func check(_ fixture: ContractFixture, models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) -> QueryResult {
+        let expect = Expectation(status: fixture.status, schema: fixture.schema, model: fixture.model, code: nil, checks: fixture.checks)
+        let data = Data(JSONSerializer.bytes(fixture.body))
+        var checked = checkResponse(name: "fixture:\(fixture.name)", endpoint: fixture.endpoint, status: fixture.status, headers: nil,
+                                    data: data, expect: expect, requestParameters: fixture.parameters, models: models, accumulator: accumulator)
+        if let validator = contracts.validator(stem: fixture.schema), contracts.response(fixture.endpoint, status: fixture.status)?.schemaStem != fixture.schema {
+            for error in validator.validate(fixture.body).prefix(25) {
+                checked.failures.append(ContractFailure(query: "fixture:\(fixture.name)", kind: .schema, pointer: error.instancePath, reason: error.message))
+            }
+        }
+        return QueryResult(name: "fixture:\(fixture.name)", endpoint: fixture.endpoint, request: nil, status: fixture.status,
+                           body: fixture.body, duration: 0, failures: checked.failures, notes: checked.notes, model: checked.model,
+                           modelDecodes: checked.modelDecodes, skipped: nil)
+    }
+
+    // MARK: - Scenarios
+
+    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG`, a fresh client state per
+    /// run) and reports which scenarios the models survive. Informational: nothing here fails a run.
+    public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:]) async -> [ScenarioReport] {
+        guard case .simulator(let url) = target else { return [] }
+        let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
+        let tag = "contract-\(UInt32.random(in: 0...UInt32.max))"
+        let limit = max(1, options.scenarioConcurrency)
+        return await withTaskGroup(of: (Int, ScenarioReport).self) { group in
+            var reports: [(Int, ScenarioReport)] = []
+            var next = 0
+            func add(_ group: inout TaskGroup<(Int, ScenarioReport)>) {
+                let index = next, name = names[index]
+                next += 1
+                group.addTask {
+                    let provider = ContractHTTPProvider(baseURL: url, apiKey: "scenario:\(name)@\(tag)", timeout: self.options.timeout)
+                    let started = Date()
+                    let results = await self.execute(queries, provider: provider, models: models, accumulator: AgreementAccumulator())
+                    return (index, ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started)))
+                }
+            }
+            while next < min(limit, names.count) { add(&group) }
+            while let finished = await group.next() {
+                reports.append(finished)
+                if next < names.count { add(&group) }
+            }
+            return reports.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// The scenarios a simulator target offers: from its admin API (`/__sim/scenarios`, with
+    /// `serve --admin`), else the `*.json` files of `directory`. Throws when the target does not
+    /// run scenarios at all (then every `scenario:` key would be answered normally).
+    public func scenarioNames(directory: URL?) async throws -> [String] {
+        guard case .simulator(let url) = target else { throw ContractError("scenarios need a simulator target") }
+        let probe = ContractHTTPProvider(baseURL: url, apiKey: "scenario:__contract-probe__", timeout: options.timeout)
+        let answer = try await probe.send(VMRequest(.autocomplete, [VMParameter("text", "a")]))
+        let message = (try? JSONParser.parse(answer.body))?["message"]?.stringValue ?? ""
+        guard answer.status == 401, message.contains("unknown scenario") else {
+            throw ContractError("the target does not run scenarios (an unknown scenario key got HTTP \(answer.status)); start it with `vietmap-sim serve --scenarios DIR` or in a folder containing Scenarios/")
+        }
+        if let names = try? await adminScenarioNames(url), !names.isEmpty { return names }
+        guard let directory else { throw ContractError("no scenario list: the admin API is off and no Scenarios folder was given") }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.sorted().map { file -> String in
+            let json = try? Contracts.readJSON(directory.appendingPathComponent(file))
+            return json?["name"]?.stringValue ?? String(file.dropLast(5))
+        }
+        guard !names.isEmpty else { throw ContractError("no scenario files in \(directory.path)") }
+        return names
+    }
+
+    private func adminScenarioNames(_ url: URL) async throws -> [String] {
+        var request = URLRequest(url: url.appendingPathComponent("__sim/scenarios"), timeoutInterval: options.timeout)
+        request.httpMethod = "GET"
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { return [] }
+        return try JSONParser.parse(data)["scenarios"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+}
+
+/// One scenario's run of the corpus.
+public struct ScenarioReport: Sendable {
+    public var name: String
+    public var results: [QueryResult]
+    public var duration: TimeInterval
+
+    /// 200 answers a model could not decode (what breaks an app).
+    public var modelBreaks: [ContractFailure] { results.flatMap { $0.failures.filter { $0.kind == .model } } }
+    /// Every contract failure (schema, status, semantic, transport, …).
+    public var violations: [ContractFailure] { results.flatMap(\.failures) }
+    public var transportErrors: Int { results.filter { $0.failures.contains { $0.kind == .transport } }.count }
+    public var survives: Bool { modelBreaks.isEmpty }
+    /// HTTP statuses seen, by count.
+    public var statuses: [Int: Int] { results.compactMap(\.status).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import JSON
+import VietMapClient
+
+/// A query parameter value: literal, or taken from an earlier query's response.
+public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
+    case literal(String)
+    /// `"$from:<query>:<JSON pointer>"`.
+    case reference(query: String, pointer: String)
+
+    init(parsing text: String) throws(ContractError) {
+        guard text.hasPrefix("$from:") else { self = .literal(text); return }
+        let rest = text.dropFirst("$from:".count)
+        guard let colon = rest.firstIndex(of: ":") else {
+            throw ContractError("'\(text)': expected $from:<query name>:<JSON pointer>")
+        }
+        let name = String(rest[..<colon]), pointer = String(rest[rest.index(after: colon)...])
+        guard !name.isEmpty, JSONPointer.tokens(pointer) != nil else {
+            throw ContractError("'\(text)': expected $from:<query name>:<JSON pointer>")
+        }
+        self = .reference(query: name, pointer: pointer)
+    }
+
+    public var description: String {
+        switch self {
+        case .literal(let s): return s
+        case .reference(let q, let p): return "$from:\(q):\(p)"
+        }
+    }
+}
+
+/// What a query must get back.
+public struct Expectation: Sendable {
+    public var status: Int
+    /// Schema file stem (`autocomplete-response`); must be the one openapi.json gives for `status`.
+    public var schema: String?
+    /// Reference model name (`VMSearchItem[]`, `VMPlaceDetail`, `VMRouteResponse`), nil for `none`.
+    public var model: String?
+    /// The body's `code` (route envelope and error bodies).
+    public var code: String?
+    public var checks: [SemanticCheck]
+}
+
+/// One named request of the corpus.
+public struct ContractQuery: Sendable {
+    public enum Only: String, Sendable { case simulator, live }
+    public var name: String
+    public var description: String?
+    public var endpoint: VMEndpoint
+    public var parameters: [(name: String, value: ParameterValue)]
+    public var expect: Expectation
+    /// Run only against this kind of target (e.g. ZERO_RESULTS needs the simulator's disconnected graphs).
+    public var only: Only?
+
+    /// Names of the queries whose responses this one needs.
+    public var dependencies: [String] {
+        parameters.compactMap { if case .reference(let q, _) = $0.value { return q } else { return nil } }
+    }
+}
+
+/// A deliberate, documented disagreement between a reference model and the contract (the
+/// reference client's `VMRoutePath.points: String` cannot hold a points_encoded=false geometry).
+/// Findings it covers are reported as known gaps and do not fail the run.
+public struct KnownModelGap: Sendable {
+    public var model: String
+    /// JSON pointer pattern (`*` = any element) of the response location.
+    public var path: String
+    public var reason: String
+}
+
+/// `Contracts/queries.json`.
+public struct QueryCorpus: Sendable {
+    public var queries: [ContractQuery]
+    public var knownModelGaps: [KnownModelGap]
+
+    public init(queries: [ContractQuery], knownModelGaps: [KnownModelGap] = []) {
+        self.queries = queries
+        self.knownModelGaps = knownModelGaps
+    }
+
+    public init(json: JSONValue, file: String = "queries.json") throws {
+        func fail(_ message: String) -> ContractError { ContractError("\(file): \(message)") }
+        guard let list = json["queries"]?.arrayValue else { throw fail("expected {\"queries\": [...]}") }
+        var queries: [ContractQuery] = []
+        var names = Set<String>()
+        for (index, item) in list.enumerated() {
+            let at = "/queries/\(index)"
+            guard let name = item["name"]?.stringValue, !name.isEmpty, !name.contains(":") else {
+                throw fail("\(at)/name: a non-empty name without ':' is required")
+            }
+            guard names.insert(name).inserted else { throw fail("\(at)/name: duplicate query name '\(name)'") }
+            guard let endpointName = item["endpoint"]?.stringValue, let endpoint = VMEndpoint(contractName: endpointName) else {
+                throw fail("\(at)/endpoint: expected autocomplete, place or route")
+            }
+            var parameters: [(String, ParameterValue)] = []
+            for (p, pair) in (item["parameters"]?.arrayValue ?? []).enumerated() {
+                guard let pairArray = pair.arrayValue, pairArray.count == 2,
+                      let key = pairArray[0].stringValue, let value = pairArray[1].stringValue else {
+                    throw fail("\(at)/parameters/\(p): expected [\"name\", \"value\"]")
+                }
+                let parsed: ParameterValue
+                do { parsed = try ParameterValue(parsing: value) } catch { throw fail("\(at)/parameters/\(p): \(error)") }
+                if case .reference(let source, _) = parsed, !names.contains(source) || source == name {
+                    throw fail("\(at)/parameters/\(p): '\(value)' refers to '\(source)', which is not an earlier query")
+                }
+                parameters.append((key, parsed))
+            }
+            guard let expect = item["expect"], let status = expect["status"]?.intValue else {
+                throw fail("\(at)/expect/status: required")
+            }
+            var model = expect["model"]?.stringValue
+            if model == "none" { model = nil }
+            if let model, ContractModel.reference[model] == nil {
+                throw fail("\(at)/expect/model: unknown model '\(model)' (known: \(ContractModel.reference.keys.sorted().joined(separator: ", ")), none)")
+            }
+            var checks: [SemanticCheck] = []
+            for (c, check) in (expect["checks"]?.arrayValue ?? []).enumerated() {
+                guard let text = check.stringValue, let parsed = SemanticCheck(rawValue: text) else {
+                    throw fail("\(at)/expect/checks/\(c): unknown check \(check) (known: \(SemanticCheck.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                guard parsed.endpoints.contains(endpoint) else {
+                    throw fail("\(at)/expect/checks/\(c): check '\(text)' does not apply to \(endpointName)")
+                }
+                checks.append(parsed)
+            }
+            var only: ContractQuery.Only?
+            if let text = item["only"]?.stringValue {
+                guard let value = ContractQuery.Only(rawValue: text) else { throw fail("\(at)/only: expected simulator or live") }
+                only = value
+            }
+            queries.append(ContractQuery(
+                name: name, description: item["description"]?.stringValue, endpoint: endpoint, parameters: parameters,
+                expect: Expectation(status: status, schema: expect["schema"]?.stringValue, model: model,
+                                    code: expect["code"]?.stringValue, checks: checks),
+                only: only))
+        }
+        var gaps: [KnownModelGap] = []
+        for (index, gap) in (json["knownModelGaps"]?.arrayValue ?? []).enumerated() {
+            guard let model = gap["model"]?.stringValue, let path = gap["path"]?.stringValue, JSONPointer.tokens(path) != nil else {
+                throw fail("/knownModelGaps/\(index): expected {\"model\", \"path\" (JSON pointer), \"reason\"}")
+            }
+            gaps.append(KnownModelGap(model: model, path: path, reason: gap["reason"]?.stringValue ?? ""))
+        }
+        self.queries = queries
+        self.knownModelGaps = gaps
+    }
+
+    public func query(named name: String) -> ContractQuery? { queries.first { $0.name == name } }
+
+    /// `names` plus every query they depend on, in corpus order.
+    public func closure(of names: Set<String>) -> [ContractQuery] {
+        var needed = names
+        for query in queries.reversed() where needed.contains(query.name) {
+            needed.formUnion(query.dependencies)
+        }
+        return queries.filter { needed.contains($0.name) }
+    }
+}

@@ -1,0 +1,132 @@
+import ContractKit
+import Dispatch
+import Foundation
+
+/// `vietmap-sim contract`: runs the contract suite (Contracts/) against a simulator URL or the
+/// live service and reports; exit 0 when everything holds, 1 on contract failures, 2 on usage errors.
+enum ContractCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout"],
+                                               boolean: ["help", "scenarios"])
+        if options.has("help") { print(Usage.contract); return 0 }
+        guard options.positionals.isEmpty else {
+            throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
+        }
+        guard let targetText = options.value("target") else {
+            throw CommandLineArguments.UsageError(description: "contract needs --target URL|live (e.g. --target http://127.0.0.1:8080)")
+        }
+        let environmentKey = ProcessInfo.processInfo.environment["VIETMAP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let apiKey = options.value("api-key") ?? environmentKey
+        if options.value("api-key")?.isEmpty == true {
+            throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
+        }
+        var timeout: TimeInterval = 15
+        if let text = options.value("timeout") {
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw CommandLineArguments.UsageError(description: "--timeout must be a positive number of seconds, got '\(text)'")
+            }
+            timeout = value
+        }
+        let target: ContractSuite.Target
+        if targetText == "live" {
+            guard let apiKey else {
+                throw CommandLineArguments.UsageError(description: "--target live needs an API key: pass --api-key KEY or set VIETMAP_API_KEY")
+            }
+            if options.has("scenarios") {
+                throw CommandLineArguments.UsageError(description: "--scenarios needs a simulator target (scenarios are the simulator's fault injection)")
+            }
+            target = .live(apiKey: apiKey)
+        } else {
+            guard let url = URL(string: targetText), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw CommandLineArguments.UsageError(description: "--target must be an http(s) URL or 'live', got '\(targetText)'")
+            }
+            target = .simulator(url)
+        }
+
+        let contracts: Contracts
+        do {
+            contracts = try Contracts.load(from: options.value("contracts").map { URL(fileURLWithPath: $0) },
+                                           queries: options.value("queries").map { URL(fileURLWithPath: $0) })
+        } catch {
+            throw CommandLineArguments.UsageError(description: "\(error)".replacingOccurrences(of: "\n", with: "; "))
+        }
+        let suite = try ContractSuite(target: target, contracts: contracts,
+                                      options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout))
+        let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+        let wantScenarios = options.has("scenarios")
+
+        let report = blocking { () async -> ContractReport in
+            var report = await suite.run()
+            if wantScenarios {
+                do {
+                    let names = try await suite.scenarioNames(directory: scenariosDirectory)
+                    report.scenarios = await suite.runScenarios(names)
+                } catch {
+                    report.scenarioNote = "\(error)"
+                }
+            }
+            return report
+        }
+
+        print(report.summary())
+        if let path = options.value("junit") { try write(report.junitXML(), to: path) }
+        if let path = options.value("json") { try write(report.json().prettyPrinted() + "\n", to: path) }
+        return report.passed ? 0 : 1
+    }
+
+    private static func write(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw CLIError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Runs `work` to completion from synchronous code (the CLI's main thread just waits).
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.value = await work()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+}
+
+/// Written once before the semaphore is signalled, read after the wait.
+private final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
+extension Usage {
+    static let contract = """
+        USAGE: vietmap-sim contract --target URL|live [--api-key KEY] [--queries FILE] [--contracts DIR]
+                                    [--junit PATH] [--json PATH] [--scenarios] [--timeout S]
+
+        Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
+        each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
+        (with model agreement) and the semantic checks; the recorded live fixtures are checked too.
+        Prints one line per failure (query, JSON path, reason) and a summary.
+        Exit status: 0 when everything holds, 1 on contract failures, 2 on usage errors.
+
+        OPTIONS:
+          --target URL|live  a simulator (e.g. http://127.0.0.1:8080) or the live VietMap service
+          --api-key KEY      API key (default $VIETMAP_API_KEY; required for live; a simulator gets
+                             "contract" when none is given)
+          --queries FILE     another query corpus (default Contracts/queries.json)
+          --contracts DIR    the contracts folder (default ./Contracts)
+          --junit PATH       also write a JUnit XML report
+          --json PATH        also write a JSON report
+          --scenarios        simulator only: run the corpus again under every scenario
+                             (apikey=scenario:NAME, names from /__sim/scenarios or ./Scenarios) and show
+                             which ones the reference models survive — informational, never changes
+                             the exit status
+          --timeout S        per-request timeout in seconds (default 15)
+          -h, --help         show this help
+        """
+}

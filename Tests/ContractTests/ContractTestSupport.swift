@@ -1,0 +1,64 @@
+import ContractKit
+import Foundation
+import HTTPServer
+import JSON
+import Scenarios
+import SimTesting
+import VietMapAPI
+import VietMapClient
+import XCTest
+
+/// One simulator for the whole test target: the default dataset (built once per machine into the
+/// shared test cache), the repository's scenarios in front of it, real HTTP on an ephemeral port.
+final class ContractSimulator: @unchecked Sendable {
+    // @unchecked: immutable after init.
+    static let shared: Result<ContractSimulator, SetupError> = Result { try ContractSimulator() }
+        .mapError { SetupError(description: "could not start the simulator: \($0)") }
+
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The repository root, from this file's path (Tests/ContractTests/…).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let contractsDirectory = repositoryRoot.appendingPathComponent("Contracts")
+    static let scenariosDirectory = repositoryRoot.appendingPathComponent("Scenarios")
+
+    let server: HTTPServer
+    let baseURL: URL
+    let contracts: Contracts
+
+    private init() throws {
+        let database = try TestDataset.path()
+        let service = try VietMapService(databasePath: database)
+        let engine = ScenarioEngine(library: ScenarioLibrary.load(directory: Self.scenariosDirectory))
+        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
+                            handler: engine.wrap(respond: { service.respond(to: $0) }))
+        try server.start()
+        baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+        contracts = try Contracts.load(from: Self.contractsDirectory)
+    }
+
+    /// The shared simulator, or the test fails with why it could not start.
+    static func get() throws -> ContractSimulator { try shared.get() }
+
+    func suite(options: ContractSuite.Options = .init()) throws -> ContractSuite {
+        try ContractSuite(target: .simulator(baseURL), contracts: contracts, options: options)
+    }
+
+    /// One full corpus run, shared by the tests that only read it.
+    static let fullRun: Task<ContractReport, Error> = Task {
+        try await get().suite().run()
+    }
+}
+
+/// A provider that answers from a closure (for deliberately broken answers without a server).
+struct ClosureProvider: VietMapProvider {
+    let answer: @Sendable (VMRequest) -> VMRawResponse
+    func send(_ request: VMRequest) async throws -> VMRawResponse { answer(request) }
+}
+
+extension ContractReport {
+    func result(_ name: String) -> QueryResult? { (results + fixtures).first { $0.name == name } }
+}
