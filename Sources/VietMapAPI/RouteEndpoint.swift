@@ -1,7 +1,7 @@
 import Foundation
 import JSON
-import Polyline
 import Routing
+import Search
 
 /// `GET /api/route/v4`: repeated `point=lat,lng` → fastest path over the road graph → VietMap's
 /// GraphHopper-style envelope with an encoded (or GeoJSON) polyline and Vietnamese instructions.
@@ -35,7 +35,7 @@ struct RouteEndpoint {
         }
         var points: [GeoPoint] = []
         for (index, text) in texts.enumerated() {
-            guard let c = Coordinate2D(parsingLatLng: text) else {
+            guard let c = Coordinate(parsing: text) else {
                 throw .invalidRequest("point \(index) must be 'lat,lng' with -90≤lat≤90 and -180≤lng≤180, got '\(text.prefix(40))'")
             }
             points.append(GeoPoint(latitude: c.lat, longitude: c.lng))
@@ -88,17 +88,5 @@ struct RouteEndpoint {
 
     static func envelope(code: String, messages: String?, paths: [JSONValue]) -> JSONValue {
         .object(JSONObject([("license", "vietmap"), ("code", .string(code)), ("messages", .string(messages)), ("paths", .array(paths))]))
-    }
-}
-
-extension Coordinate2D {
-    /// Parses `"lat,lng"`; `nil` unless both are finite and in range.
-    init?(parsingLatLng text: String) {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-              let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lng = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-              lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { return nil }
-        self.init(lat: lat, lng: lng)
     }
 }
