@@ -237,16 +237,22 @@ public final class ScenarioEngine: @unchecked Sendable {
         }
     }
 
+    /// Longest path or parameter value the journal keeps (characters).
+    static let journalValueLimit = 256
+
     private func record(_ request: HTTPRequest, endpoint: APIEndpoint, arrival: UInt64, selection: ScenarioSelection?,
                         decision: Decision?) -> Int {
-        let query = request.query.items.map { item in
-            JournalEntry.QueryItem(name: item.name,
-                                   value: item.name == "apikey" && !item.value.hasPrefix(ScenarioSelection.keyPrefix) ? "***" : item.value)
+        // Values are cut to `journalValueLimit` characters (and at most 64 parameters are kept) so a
+        // client sending huge URLs cannot make the journal hold gigabytes.
+        let query = request.query.items.prefix(64).map { item in
+            JournalEntry.QueryItem(name: String(item.name.prefix(Self.journalValueLimit)),
+                                   value: item.name == "apikey" && !item.value.hasPrefix(ScenarioSelection.keyPrefix)
+                                       ? "***" : String(item.value.prefix(Self.journalValueLimit)))
         }
         let arrivalMilliseconds = uptimeMilliseconds(arrival)
         return journal.record { sequence in
             JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
-                         method: request.method, path: request.path, endpoint: endpoint, query: query,
+                         method: request.method, path: String(request.path.prefix(Self.journalValueLimit)), endpoint: endpoint, query: query,
                          scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
                          rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
                          delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,

@@ -34,7 +34,9 @@ public final class VietMapService: Sendable {
         let renderer = ResponseRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
         place = PlaceEndpoint(search: search, renderer: renderer)
-        route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters))
+        // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
+        let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
+        route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
     }
 
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.

@@ -40,8 +40,8 @@ enum ServeCommand {
         }
         var maxSnap = 1_000.0
         if let text = options.value("max-snap-distance") {
-            guard let value = Double(text), value > 0, value.isFinite else {
-                throw CommandLineArguments.UsageError(description: "--max-snap-distance must be a positive number of metres, got '\(text)'")
+            guard let value = Double(text), value > 0, value <= 100_000 else {
+                throw CommandLineArguments.UsageError(description: "--max-snap-distance must be a number of metres from 0 to 100000, got '\(text)'")
             }
             maxSnap = value
         }

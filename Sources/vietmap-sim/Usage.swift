@@ -32,7 +32,8 @@ enum Usage {
           --threads N      HTTP worker threads (default: number of CPUs)
           --max-points N   most `point`s a route may have; more is MAX_POINTS_EXCEED (default 25)
           --max-snap-distance METRES
-                           a route point farther than this from a usable road is an error (default 1000)
+                           a route point farther than this from a usable road is an error
+                           (default 1000, at most 100000)
         \(serveScenarioOptions)
           -h, --help       show this help
         """

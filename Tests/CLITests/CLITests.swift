@@ -52,7 +52,7 @@ final class CLITests: XCTestCase {
     }
 
     func testUsageErrorsAreOneLineAndExitCode2() throws {
-        for arguments in [["--bogus"], ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"],
+        for arguments in [["--bogus"], ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"], ["serve", "--max-snap-distance", "1e300"],
                           ["frobnicate"], ["import"], ["serve", "extra"]] {
             let outcome = try run(arguments)
             XCTAssertEqual(outcome.status, 2, "\(arguments)")

@@ -32,6 +32,16 @@ final class JournalTests: XCTestCase {
         XCTAssertNil(journal.entries().last?.scenario)
     }
 
+    func testHugeRequestsAreJournalledCut() throws {
+        let engine = builtInEngine()
+        let server = try startServer(engine)
+        let long = String(repeating: "a", count: 5_000)
+        _ = try get(server, "/api/autocomplete/v4?apikey=k&text=\(long)&\(long)=1")
+        let entry = try XCTUnwrap(engine.journal.entries().last)
+        XCTAssertEqual(entry.value(of: "text")?.count, 256)
+        XCTAssertTrue(entry.query.allSatisfy { $0.name.count <= 256 && $0.value.count <= 256 })
+    }
+
     func testRingBufferKeepsTheNewestEntries() throws {
         let engine = builtInEngine(.init(journalCapacity: 5))
         let server = try startServer(engine)
