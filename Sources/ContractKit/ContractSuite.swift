@@ -216,7 +216,7 @@ public struct ContractSuite: Sendable {
             switch value {
             case .literal(let text): parameters.append(VMParameter(name, text))
             case .reference(let source, let pointer):
-                guard let body = previous[source]?.body, let found = JSONPointer.resolve(pointer, in: body) else {
+                guard let body = previous[source]?.body, let found = ContractPointer.resolve(pointer, in: body) else {
                     fail(.dependency, "", "parameter '\(name)' needs \(pointer) of query '\(source)', which \(previous[source]?.body == nil ? "has no JSON answer" : "has no value there")")
                     return result
                 }
@@ -346,7 +346,7 @@ public struct ContractSuite: Sendable {
             } else {
                 var reported = false
                 for issue in recording.issues {
-                    if let gap = gaps.first(where: { ContractModel.canonical($0.model) == model.name && JSONPointer.matches($0.path, issue.pointer) }) {
+                    if let gap = gaps.first(where: { ContractModel.canonical($0.model) == model.name && ContractPointer.matches($0.path, issue.pointer) }) {
                         out.notes.append("known gap \(model.name) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
                     } else {
                         fail(.model, issue.pointer, "\(model.name): \(issue.message)")

@@ -181,7 +181,7 @@ public struct Contracts: Sendable {
 
     private func resolveLocal(_ ref: String) -> JSONValue? {
         guard ref.hasPrefix("#") else { return nil }
-        return JSONPointer.resolve(String(ref.dropFirst()), in: openAPI)
+        return ContractPointer.resolve(String(ref.dropFirst()), in: openAPI)
     }
 
     /// The 2xx response schemas of `endpoint` — what a client decodes.

@@ -50,7 +50,7 @@ public final class JSONShape: @unchecked Sendable {
             out.append("\(at): expected \(missingTypes.sorted().joined(separator: "|")), got \(actual.types.sorted().joined(separator: "|"))")
         }
         for entry in expected.keys {
-            let keyPath = JSONPointer.appending(path, entry.key)
+            let keyPath = ContractPointer.appending(path, entry.key)
             guard let other = actual.keys.first(where: { $0.key == entry.key }) else {
                 out.append("\(keyPath): missing (the expected shape has it)")
                 continue
@@ -62,7 +62,7 @@ public final class JSONShape: @unchecked Sendable {
         }
         if exact {
             for entry in actual.keys where entry.count == actual.objectCount && !expected.keys.contains(where: { $0.key == entry.key }) {
-                out.append("\(JSONPointer.appending(path, entry.key)): extra key (not in the expected shape)")
+                out.append("\(ContractPointer.appending(path, entry.key)): extra key (not in the expected shape)")
             }
         }
         if let e = expected.element, let a = actual.element {

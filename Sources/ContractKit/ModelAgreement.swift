@@ -75,7 +75,7 @@ struct StaticAgreement {
             var read = Set<String>()
             for field in fields {
                 read.insert(field.key)
-                let fieldPath = JSONPointer.appending(path, field.key)
+                let fieldPath = ContractPointer.appending(path, field.key)
                 let label = "\(type).\(field.property): \(field.swiftType)"
                 var values: [SchemaWalker.Branch] = []
                 var mayBeAbsent = false
@@ -120,7 +120,7 @@ struct StaticAgreement {
             var ignored: [String] = []
             for branch in objects { for key in walker.declaredKeys(branch) where !read.contains(key) && !ignored.contains(key) { ignored.append(key) } }
             for key in ignored {
-                findings.append(ModelFinding(model: model, path: JSONPointer.appending(path, key), field: key, kind: .ignoredKey, severity: .info,
+                findings.append(ModelFinding(model: model, path: ContractPointer.appending(path, key), field: key, kind: .ignoredKey, severity: .info,
                                              message: "the contract has \"\(key)\"; \(type) does not read it"))
             }
         } else if let element = shape.arrayElement {
@@ -138,9 +138,9 @@ struct StaticAgreement {
     private func conditionHint(values: [SchemaWalker.Branch], extra: Set<JSONType>) -> String {
         for branch in values where !(walker.types(branch) ?? []).isDisjoint(with: extra) {
             for location in branch {
-                let tokens = JSONPointer.tokens(location.pointer) ?? []
+                let tokens = ContractPointer.tokens(location.pointer) ?? []
                 guard let arm = tokens.lastIndex(where: { $0 == "then" || $0 == "else" }) else { continue }
-                let parent = SchemaLocation(document: location.document, pointer: JSONPointer.string(Array(tokens[..<arm])))
+                let parent = SchemaLocation(document: location.document, pointer: ContractPointer.string(Array(tokens[..<arm])))
                 guard let condition = walker.node(parent)?["if"]?["properties"]?.objectValue, let (key, rule) = condition.members.first,
                       let value = rule["const"] else { continue }
                 let isThen = tokens[arm] == "then"
@@ -189,7 +189,7 @@ final class AgreementAccumulator: @unchecked Sendable {
             counts[model, default: 0] += 1
             endpoints[model, default: []].insert(endpoint)
             for (pointer, keys) in recording.objects {
-                let pattern = JSONPointer.pattern(pointer)
+                let pattern = ContractPointer.pattern(pointer)
                 present[model, default: [:]][pattern, default: []].formUnion(keys.present)
                 requested[model, default: [:]][pattern, default: []].formUnion(keys.requested)
             }
@@ -210,7 +210,7 @@ final class AgreementAccumulator: @unchecked Sendable {
         // Dead fields: not declared, and no response carried them. Declared but never seen: information.
         findings = findings.compactMap { finding in
             let parent = String(finding.path[..<(finding.path.lastIndex(of: "/") ?? finding.path.startIndex)])
-            let key = JSONPointer.tokens(finding.path)?.last ?? ""
+            let key = ContractPointer.tokens(finding.path)?.last ?? ""
             let seen = present[parent]?.contains(key) ?? false
             if finding.kind == .deadField {
                 guard !seen else { return nil }
@@ -225,7 +225,7 @@ final class AgreementAccumulator: @unchecked Sendable {
             for (pattern, keys) in present.sorted(by: { $0.key < $1.key }) {
                 let ignored = keys.subtracting(requested[pattern] ?? [])
                 for key in ignored.sorted() {
-                    let path = JSONPointer.appending(pattern, key)
+                    let path = ContractPointer.appending(pattern, key)
                     guard !findings.contains(where: { $0.kind == .ignoredKey && $0.path == path }) else { continue }
                     findings.append(ModelFinding(model: name, path: path, field: key, kind: .ignoredKey, severity: .info,
                                                  message: "responses carry \"\(key)\"; the model does not read it"))
@@ -234,7 +234,7 @@ final class AgreementAccumulator: @unchecked Sendable {
         }
         findings = findings.map { finding in
             var f = finding
-            if f.severity == .error, let gap = gaps.first(where: { ContractModel.canonical($0.model) == name && JSONPointer.matches($0.path, f.path) }) {
+            if f.severity == .error, let gap = gaps.first(where: { ContractModel.canonical($0.model) == name && ContractPointer.matches($0.path, f.path) }) {
                 f.severity = .knownGap
                 if !gap.reason.isEmpty { f.message += " — known gap: \(gap.reason)" }
             }
@@ -256,7 +256,7 @@ final class AgreementAccumulator: @unchecked Sendable {
                                      message: "no response of this run had a \(type) here, so its \(fields.count) fields were never exercised")]
             }
             for field in fields {
-                let fieldPath = JSONPointer.appending(path, field.key)
+                let fieldPath = ContractPointer.appending(path, field.key)
                 if !keys.contains(field.key), !findings.contains(where: { $0.path == fieldPath && $0.kind == .deadField }) {
                     out.append(ModelFinding(model: model, path: fieldPath, field: "\(type).\(field.property): \(field.swiftType)",
                                             kind: .neverObserved, severity: .info,

@@ -15,7 +15,7 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
             throw ContractError("'\(text)': expected $from:<query name>:<JSON pointer>")
         }
         let name = String(rest[..<colon]), pointer = String(rest[rest.index(after: colon)...])
-        guard !name.isEmpty, JSONPointer.tokens(pointer) != nil else {
+        guard !name.isEmpty, ContractPointer.tokens(pointer) != nil else {
             throw ContractError("'\(text)': expected $from:<query name>:<JSON pointer>")
         }
         self = .reference(query: name, pointer: pointer)
@@ -136,7 +136,7 @@ public struct QueryCorpus: Sendable {
         }
         var gaps: [KnownModelGap] = []
         for (index, gap) in (json["knownModelGaps"]?.arrayValue ?? []).enumerated() {
-            guard let model = gap["model"]?.stringValue, let path = gap["path"]?.stringValue, JSONPointer.tokens(path) != nil else {
+            guard let model = gap["model"]?.stringValue, let path = gap["path"]?.stringValue, ContractPointer.tokens(path) != nil else {
                 throw fail("/knownModelGaps/\(index): expected {\"model\", \"path\" (JSON pointer), \"reason\"}")
             }
             gaps.append(KnownModelGap(model: model, path: path, reason: gap["reason"]?.stringValue ?? ""))

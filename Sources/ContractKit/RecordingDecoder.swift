@@ -150,7 +150,7 @@ struct RecordingDecoder: Decoder {
         let context = DecodingError.Context(codingPath: codingPath, debugDescription: message,
                                             underlyingError: RecordedIssue(issue: issue, recoverable: true))
         switch kind {
-        case .missingRequired: return .keyNotFound(AnyKey(pointer.map { JSONPointer.tokens($0)?.last ?? "" } ?? ""), context)
+        case .missingRequired: return .keyNotFound(AnyKey(pointer.map { ContractPointer.tokens($0)?.last ?? "" } ?? ""), context)
         case .nullForRequired: return .valueNotFound(Any.self, context)
         case .typeMismatch: return .typeMismatch(Any.self, context)
         case .invalidValue: return .dataCorrupted(context)
@@ -322,7 +322,7 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func entry(_ key: Key, swiftType: String, required: Bool) -> (ShapeNode.Field, String, String) {
         decoder.session.request(decoder.pointer, key.stringValue)
         let field = decoder.node.field(key: key.stringValue, property: propertyName(key), swiftType: swiftType, required: required)
-        return (field, JSONPointer.appending(decoder.pointer, key.stringValue), "\(owner).\(propertyName(key)): \(swiftType)")
+        return (field, ContractPointer.appending(decoder.pointer, key.stringValue), "\(owner).\(propertyName(key)): \(swiftType)")
     }
 
     /// The value at `key` (nil: synthetic), or nil-nil when absent/null for an optional request.
@@ -411,12 +411,12 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder() throws -> Decoder {
         try childDecoder(Key(stringValue: "super") ?? Key(intValue: 0)!, swiftType: "(super)", required: false)
-            ?? decoder.child(.null, pointer: JSONPointer.appending(decoder.pointer, "super"), node: ShapeNode(), key: AnyKey("super"), label: "super")
+            ?? decoder.child(.null, pointer: ContractPointer.appending(decoder.pointer, "super"), node: ShapeNode(), key: AnyKey("super"), label: "super")
     }
 
     func superDecoder(forKey key: Key) throws -> Decoder {
         try childDecoder(key, swiftType: "(super)", required: false)
-            ?? decoder.child(.null, pointer: JSONPointer.appending(decoder.pointer, key.stringValue), node: ShapeNode(), key: key, label: key.stringValue)
+            ?? decoder.child(.null, pointer: ContractPointer.appending(decoder.pointer, key.stringValue), node: ShapeNode(), key: key, label: key.stringValue)
     }
 }
 
@@ -447,7 +447,7 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath + [AnyKey(intValue: currentIndex)!],
                                                                debugDescription: "Unkeyed container is at end."))
         }
-        let pointer = JSONPointer.appending(decoder.pointer, currentIndex)
+        let pointer = ContractPointer.appending(decoder.pointer, currentIndex)
         let value: JSONValue? = decoder.session.patched.contains(pointer) ? nil : elements?[currentIndex]
         let index = currentIndex
         currentIndex += 1
@@ -458,7 +458,7 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool {
         decoder.node.element.acceptsNull = true
         guard !isAtEnd else { return false }
-        if let elements, elements[currentIndex].isNull, !decoder.session.patched.contains(JSONPointer.appending(decoder.pointer, currentIndex)) {
+        if let elements, elements[currentIndex].isNull, !decoder.session.patched.contains(ContractPointer.appending(decoder.pointer, currentIndex)) {
             currentIndex += 1
             return true
         }
@@ -521,13 +521,13 @@ struct RecordingSingleValueContainer: SingleValueDecodingContainer {
 func describeDecodingError(_ error: Error) -> String {
     guard let error = error as? DecodingError else { return String(describing: error) }
     func path(_ context: DecodingError.Context) -> String {
-        let pointer = JSONPointer.string(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
+        let pointer = ContractPointer.string(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
         return pointer.isEmpty ? "/" : pointer
     }
     switch error {
     case .typeMismatch(let type, let c): return "\(path(c)): type mismatch (expected \(type)): \(c.debugDescription)"
     case .valueNotFound(let type, let c): return "\(path(c)): value not found (expected \(type)): \(c.debugDescription)"
-    case .keyNotFound(let key, let c): return "\(JSONPointer.appending(path(c) == "/" ? "" : path(c), key.stringValue)): key not found: \(c.debugDescription)"
+    case .keyNotFound(let key, let c): return "\(ContractPointer.appending(path(c) == "/" ? "" : path(c), key.stringValue)): key not found: \(c.debugDescription)"
     case .dataCorrupted(let c): return "\(path(c)): data corrupted: \(c.debugDescription)"
     @unknown default: return String(describing: error)
     }
@@ -538,9 +538,9 @@ func decodingErrorPointer(_ error: Error) -> String? {
     guard let error = error as? DecodingError else { return nil }
     switch error {
     case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-        return JSONPointer.string(c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
+        return ContractPointer.string(c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
     case .keyNotFound(let key, let c):
-        return JSONPointer.string((c.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue })
+        return ContractPointer.string((c.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue })
     @unknown default: return nil
     }
 }

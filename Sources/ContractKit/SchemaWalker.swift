@@ -7,7 +7,7 @@ struct SchemaLocation: Hashable, Sendable {
     var pointer: String
     func appending(_ tokens: String...) -> SchemaLocation {
         var p = pointer
-        for t in tokens { p = JSONPointer.appending(p, t) }
+        for t in tokens { p = ContractPointer.appending(p, t) }
         return SchemaLocation(document: document, pointer: p)
     }
 }
@@ -22,14 +22,14 @@ struct SchemaWalker: Sendable {
     static let maxBranches = 128
 
     func node(_ location: SchemaLocation) -> JSONValue? {
-        documents[location.document].flatMap { JSONPointer.resolve(location.pointer, in: $0) }
+        documents[location.document].flatMap { ContractPointer.resolve(location.pointer, in: $0) }
     }
 
     /// `schemas/route-response.schema.json` or `openapi.json#/components/...` → a location.
     func location(reference: String) -> SchemaLocation? {
         let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let document = String(parts[0]), pointer = parts.count > 1 ? String(parts[1]) : ""
-        guard documents[document] != nil, JSONPointer.tokens(pointer) != nil else { return nil }
+        guard documents[document] != nil, ContractPointer.tokens(pointer) != nil else { return nil }
         return SchemaLocation(document: document, pointer: pointer)
     }
 
@@ -47,7 +47,7 @@ struct SchemaWalker: Sendable {
             }
             document = components.joined(separator: "/")
         }
-        guard documents[document] != nil, JSONPointer.tokens(fragment) != nil else { return nil }
+        guard documents[document] != nil, ContractPointer.tokens(fragment) != nil else { return nil }
         return SchemaLocation(document: document, pointer: fragment)
     }
 

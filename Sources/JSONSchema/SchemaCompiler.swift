@@ -64,7 +64,7 @@ struct Location: Hashable {
     var document: String
     var pointer: [String]
     func appending(_ tokens: String...) -> Location { Location(document: document, pointer: pointer + tokens) }
-    var text: String { document + "#" + JSONPointer.string(pointer) }
+    var text: String { document + "#" + JSONPointer(tokens: pointer).description }
 }
 
 /// Indexes `$id`/`$anchor`s of every loaded document, resolves `$ref`s, and compiles reachable schemas.
@@ -385,7 +385,7 @@ struct SchemaCompiler {
                         message: "cannot resolve $ref \(brief(.string(reference))) (\(absolute)): \(why)")
         }
         guard let root = resources[resource] else { throw unresolvable("unknown document \(resource.isEmpty ? "\"\"" : resource)") }
-        guard let decoded = JSONPointer.percentDecoded(fragment) else { throw unresolvable("bad percent-encoding") }
+        guard let decoded = URIFragment.percentDecoded(fragment) else { throw unresolvable("bad percent-encoding") }
         if decoded.isEmpty { return root }
         if let tokens = JSONPointer.tokens(decoded) {
             let target = Location(document: root.document, pointer: root.pointer + tokens)

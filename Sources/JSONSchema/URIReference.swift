@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// Minimal RFC 3986 URI-reference handling for `$id` / `$ref` resolution, plus JSON pointers (RFC 6901).
@@ -117,24 +118,8 @@ struct URIReference: Equatable {
     }
 }
 
-/// JSON pointer helpers (RFC 6901), including the URI-fragment form (percent-encoded).
-enum JSONPointer {
-    /// Tokens of a pointer such as `/a~1b/0`; `nil` if it does not start with `/` (and is not empty).
-    static func tokens(_ pointer: String) -> [String]? {
-        if pointer.isEmpty { return [] }
-        guard pointer.hasPrefix("/") else { return nil }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
-    }
-
-    static func escape(_ token: String) -> String {
-        guard token.contains("~") || token.contains("/") else { return token }
-        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    static func string(_ tokens: [String]) -> String { tokens.map { "/" + escape($0) }.joined() }
-
+/// Percent-decoding of URI fragments (a `$ref` pointer like `#/$defs/a%20b`).
+enum URIFragment {
     /// Decodes `%XX` escapes (UTF-8); `nil` on a malformed escape or invalid UTF-8.
     static func percentDecoded(_ s: String) -> String? {
         guard s.contains("%") else { return s }

@@ -45,8 +45,8 @@ final class SimulatorContractTests: XCTestCase {
         for fixture in fixtures {
             let query = try XCTUnwrap(fixture.compareQuery)
             let body = try XCTUnwrap(report.result(query)?.body, "no answer for \(query)")
-            let expected = try XCTUnwrap(JSONPointer.resolve(fixture.comparePointer, in: fixture.body))
-            let actual = try XCTUnwrap(JSONPointer.resolve(fixture.comparePointer, in: body))
+            let expected = try XCTUnwrap(ContractPointer.resolve(fixture.comparePointer, in: fixture.body))
+            let actual = try XCTUnwrap(ContractPointer.resolve(fixture.comparePointer, in: body))
             let differences = JSONShape.differences(expected: JSONShape(expected), actual: JSONShape(actual), exact: fixture.shapeMatch == .exact)
             XCTAssertEqual(differences, [], "\(fixture.name) vs \(query)")
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON Pointer (RFC 6901): `""` is the whole document, `/a/0/b~1c` the member `b/c` of
 /// the first element of `a` (`~0` escapes `~`, `~1` escapes `/`).
 ///
@@ -50,12 +48,45 @@ public struct JSONPointer: Sendable, Equatable, Hashable, CustomStringConvertibl
         appending(String(index))
     }
 
+    /// `~` → `~0`, `/` → `~1`.
     public static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
+        var out = ""
+        for character in token {
+            switch character {
+            case "~": out += "~0"
+            case "/": out += "~1"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The tokens of `text`, or `nil` when it is not a valid pointer.
+    public static func tokens(_ text: String) -> [String]? {
+        (try? JSONPointer(parsing: text))?.tokens
+    }
+
+    /// The value this pointer designates in `document`, or `nil` when there is none.
+    public func resolve(in document: JSONValue) -> JSONValue? {
+        var current = document
+        for token in tokens {
+            switch current {
+            case .object(let object):
+                guard let next = object[token] else { return nil }
+                current = next
+            case .array(let array):
+                guard let index = Self.arrayIndex(token), array.indices.contains(index) else { return nil }
+                current = array[index]
+            default:
+                return nil
+            }
+        }
+        return current
     }
 
     /// The array index a token denotes: decimal digits without leading zeros.
-    static func arrayIndex(_ token: String) -> Int? {
+    public static func arrayIndex(_ token: String) -> Int? {
         guard !token.isEmpty, token.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
               token == "0" || !token.hasPrefix("0") else { return nil }
         return Int(token)
