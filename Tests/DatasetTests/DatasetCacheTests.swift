@@ -20,7 +20,7 @@ final class DatasetCacheTests: XCTestCase {
         try Data("old".utf8).write(to: cache.appendingPathComponent("default-0000000000000000.sqlite"))
         let inUse = cache.appendingPathComponent("default-1111111111111111.sqlite")
         try Data("old, served".utf8).write(to: inUse)
-        var lease: DatasetLease? = try DatasetLease(path: inUse.path)
+        let lease = try DatasetLease(path: inUse.path)
 
         let results = ResultBox()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -32,8 +32,7 @@ final class DatasetCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted(),
                        [inUse.lastPathComponent, first.url.lastPathComponent].sorted(),
                        "the finished dataset and the one still in use remain")
-        lease = nil
-        XCTAssertNil(lease)
+        withExtendedLifetime(lease) {}
         try FileManager.default.removeItem(at: inUse)
         let info = try DatasetInfo.validate(path: first.url.path)
         XCTAssertEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .new, level: .ward)), 3321)
