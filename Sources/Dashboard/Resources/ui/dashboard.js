@@ -45,11 +45,11 @@
     const parts = String(text).split(",").map((s) => Number(s.trim()));
     return parts.length === 2 && parts.every(Number.isFinite) && Math.abs(parts[0]) <= 90 && Math.abs(parts[1]) <= 180 ? parts : null;
   }
-  function clock(iso) {
+  function clock(iso, withMilliseconds) {
     const d = new Date(iso);
     if (isNaN(d)) return "";
     const pad = (n, w) => String(n).padStart(w || 2, "0");
-    return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + "." + pad(d.getMilliseconds(), 3);
+    return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + (withMilliseconds ? "." + pad(d.getMilliseconds(), 3) : "");
   }
   function statusClass(status) {
     if (status == null) return "";
@@ -61,6 +61,9 @@
   function showError(where, error) {
     where.replaceChildren(el("div", { class: "errors" }, String(error.message || error)));
   }
+
+  // No form here navigates (the CSP forbids inline handlers, so this is done here).
+  document.querySelectorAll("form").forEach((form) => form.addEventListener("submit", (event) => event.preventDefault()));
 
   // ---------- tabs ----------
   let currentTab = "journal";
@@ -168,9 +171,10 @@
       const gap = journal.gaps.get(e.seq);
       const rule = e.rule == null ? "" : e.rule + (e.step == null ? "" : " · " + e.step);
       return el("tr", { dataset: { seq: e.seq, endpoint: e.endpoint }, class: e.seq === journal.selected ? "selected" : null, onclick: () => select(e.seq) },
-        cell(e.seq, { class: "num" }), cell(clock(e.time)),
+        cell(e.seq, { class: "num" }), cell(clock(e.time), { title: e.time }),
         el("td", {}, el("span", { class: "ep ep-" + e.endpoint }, e.endpoint)),
-        cell(requestSummary(e)), cell(param(e, "apikey")), cell(e.client),
+        cell(requestSummary(e)),
+        e.client ? cell(e.client, { title: "client " + e.client + " · key " + (param(e, "apikey") || "none") }) : cell(param(e, "apikey") || "(no key)", { class: "key" }),
         cell(e.scenario ? e.scenario + (e.selectedBy ? " (" + e.selectedBy + ")" : "") : ""), cell(rule), cell(e.state),
         cell(e.status == null ? "…" : e.status, { class: "num " + statusClass(e.status) }), cell(e.fault),
         cell(e.latencyMs == null ? "" : Math.round(e.latencyMs), { class: "num" }),
@@ -195,6 +199,10 @@
     journal.selected = seq;
     document.querySelectorAll("#journal-body tr").forEach((tr) => tr.classList.toggle("selected", Number(tr.dataset.seq) === seq));
     document.body.dataset.selectedSeq = seq;
+    $("sub-summary").replaceChildren(el("p", { class: "muted" }, "Loading #" + seq + "…"));
+    $("sub-steps").replaceChildren();
+    $("body-pre").textContent = "";
+    MapView.clear();
     try {
       const entry = await getJSON("../journal/" + seq);
       if (journal.selected !== seq) return;
@@ -210,7 +218,7 @@
     const response = entry.response || {};
     const summary = $("sub-summary");
     const rows = [
-      ["request", entry.method + " " + entry.path], ["time", entry.time ? clock(entry.time) + "  (" + entry.time + ")" : null],
+      ["request", entry.method + " " + entry.path], ["time", entry.time ? clock(entry.time, true) + "  (" + entry.time + ", " + entry.atMs + " ms after start)" : null],
       ["endpoint", entry.endpoint], ["scenario", entry.scenario ? entry.scenario + " (by " + entry.selectedBy + ")" : "none"],
       ["client", entry.client], ["rule", entry.rule == null ? null : entry.rule + (entry.step == null ? "" : ", step " + entry.step)],
       ["state", entry.state], ["delay", entry.delayMs ? entry.delayMs + " ms" : null], ["fault", entry.fault],

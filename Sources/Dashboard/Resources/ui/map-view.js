@@ -4,21 +4,21 @@
 "use strict";
 const MapView = (function () {
   const ROAD_STYLE = {
-    major: { color: "#e3a33b", weight: 4 },
+    major: { color: "#f2c46d", weight: 4 },
     medium: { color: "#8a94a3", weight: 3 },
     minor: { color: "#aab3bf", weight: 1.6 },
     path: { color: "#c3c9d1", weight: 1, dashArray: "3 3" },
   };
   const MAJOR = /^(motorway|trunk|primary)/, MEDIUM = /^(secondary|tertiary)/, MINOR = /^(unclassified|residential|living_street|service|road|other)$/;
 
-  let map, roads, overlay, svg, note, stepLine = null;
+  let map, roads, overlay, svg, note, stepLine = null, routeLine = null;
   let roadsRequest = null, roadsTimer = null;
   /** What is drawn, for tests and the console: route vertices [[lat,lng]…], markers … */
   const state = { routeVertices: [], snapped: [], requested: [], markers: [], roadsShown: 0, roadsTotal: 0, roadsTruncated: false };
   let clickHandler = null;
 
   function init(element) {
-    map = L.map(element, { preferCanvas: true, zoomControl: true, attributionControl: true, minZoom: 3, maxZoom: 19 });
+    map = L.map(element, { preferCanvas: true, zoomSnap: 0.25, zoomControl: true, attributionControl: true, minZoom: 3, maxZoom: 19 });
     map.attributionControl.setPrefix(false);
     map.attributionControl.addAttribution("Roads © OpenStreetMap contributors (ODbL)");
     svg = L.svg({ padding: 0.2 });
@@ -87,6 +87,7 @@ const MapView = (function () {
   function clear() {
     overlay.clearLayers();
     stepLine = null;
+    routeLine = null;
     state.routeVertices = []; state.snapped = []; state.requested = []; state.markers = [];
   }
 
@@ -118,7 +119,7 @@ const MapView = (function () {
     const vertices = pathPoints(path.points);
     state.routeVertices = vertices;
     if (vertices.length > 0) {
-      L.polyline(vertices, { renderer: svg, color: "#0b63ce", weight: 5, opacity: 0.85, className: "route-line" }).addTo(overlay);
+      routeLine = L.polyline(vertices, { renderer: svg, color: "#0b63ce", weight: 5, opacity: 0.85, className: "route-line" }).addTo(overlay);
     }
     const snapped = pathPoints(path.snapped_waypoints);
     state.snapped = snapped;
@@ -137,8 +138,8 @@ const MapView = (function () {
     const part = state.routeVertices.slice(from, to + 1);
     if (part.length === 0) return;
     stepLine = part.length === 1
-      ? L.circleMarker(part[0], { renderer: svg, radius: 9, color: "#f9ab00", weight: 4, fill: false, className: "step-line" })
-      : L.polyline(part, { renderer: svg, color: "#f9ab00", weight: 9, opacity: 0.9, className: "step-line" });
+      ? L.circleMarker(part[0], { renderer: svg, radius: 9, color: "#d6008f", weight: 4, fill: false, className: "step-line" })
+      : L.polyline(part, { renderer: svg, color: "#d6008f", weight: 7, opacity: 0.85, className: "step-line" });
     stepLine.addTo(overlay);
     if (stepLine.bringToFront) stepLine.bringToFront();
   }
@@ -172,7 +173,17 @@ const MapView = (function () {
     }
   }
 
+  /** The vertices of a drawn line, read back from Leaflet, as [[lat,lng]…]. */
+  function vertices(layer) {
+    if (!layer) return [];
+    if (layer.getLatLngs) return layer.getLatLngs().map((p) => [p.lat, p.lng]);
+    const p = layer.getLatLng();
+    return [[p.lat, p.lng]];
+  }
+
   return {
+    drawnRoute: () => vertices(routeLine),
+    drawnHighlight: () => vertices(stepLine),
     init, clear, showRoute, showAutocomplete, showPlace, highlight, state,
     center: () => map.getCenter(),
     onClick: (handler) => { clickHandler = handler; },
