@@ -268,7 +268,7 @@
       const results = items.map((item, index) => ({ rank: index + 1, name: item.name || "", display: item.display || item.name || "", refid: item.ref_id, distance: item.distance, lat: null, lng: null }));
       const list = el("ol", { class: "steps", id: "results" }, results.map((r) => el("li", { dataset: { rank: r.rank } }, r.display, " ", el("span", { class: "meta" }, r.distance ? r.distance.toFixed(2) + " km" : ""))));
       steps.append(el("p", {}, items.length + " results" + (focus ? " · focus " + focus.join(", ") : " · no focus")), list);
-      MapView.showAutocomplete([], focus);
+      MapView.showAutocomplete([], focus, false);
       await Promise.all(results.map(async (r) => {
         if (!r.refid) return;
         try {
@@ -316,7 +316,7 @@
       const rules = el("pre", { hidden: !open.has(s.name) });
       const item = el("li", { class: (active ? "active" : "") + (open.has(s.name) ? " open" : ""), dataset: { name: s.name } },
         el("div", { class: "head" },
-          el("span", { class: "name" }, s.name), el("span", { class: "muted" }, s.rules + (s.rules === 1 ? " rule" : " rules") + " · " + s.file),
+          el("span", { class: "name" }, s.name), el("span", { class: "muted", title: s.file }, s.rules + (s.rules === 1 ? " rule" : " rules") + " · " + s.file.split("/").pop()),
           el("span", { class: "buttons" },
             active ? el("button", { type: "button", class: "danger", "data-action": "deactivate", onclick: () => act(() => adminPost("deactivate")) }, "Deactivate")
               : el("button", { type: "button", "data-action": "activate", onclick: () => act(() => adminPost("activate", { scenario: s.name })) }, "Activate"),

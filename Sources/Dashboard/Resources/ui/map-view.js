@@ -93,7 +93,8 @@ const MapView = (function () {
 
   function fit() {
     const bounds = overlay.getBounds();
-    if (bounds.isValid()) map.fitBounds(bounds.pad(0.15), { maxZoom: 17 });
+    // Not animated: a second fit while the first one animates would be lost.
+    if (bounds.isValid()) map.fitBounds(bounds.pad(0.15), { maxZoom: 17, animate: false });
   }
 
   /** A route path's points as [[lat,lng]…], encoded or GeoJSON ([lon,lat]). */
@@ -145,7 +146,7 @@ const MapView = (function () {
   }
 
   /** Autocomplete: the focus and the results (with positions where known) as ranked markers. */
-  function showAutocomplete(results, focus) {
+  function showAutocomplete(results, focus, fitView) {
     clear();
     if (focus) {
       L.circleMarker(focus, { renderer: svg, radius: 8, color: "#7b1fa2", weight: 3, fillOpacity: 0.15, className: "focus-point" })
@@ -159,7 +160,7 @@ const MapView = (function () {
         .bindTooltip(r.rank + ". " + r.display).addTo(overlay);
       state.markers.push({ rank: r.rank, lat: r.lat, lng: r.lng });
     });
-    fit();
+    if (fitView !== false) fit();
   }
 
   /** Place detail: its point. */
