@@ -337,21 +337,24 @@
     try { await action(); } catch (error) { alert(error.message); }
     await refreshScenarios();
   }
-  async function loadRules(pre, name) {
+  const rulesText = new Map();  // name → pretty rules, so the 2-second refresh does not refetch them
+  async function loadRules(pre, name, fresh) {
+    if (!fresh && rulesText.has(name)) { pre.textContent = rulesText.get(name); return; }
     try {
       const doc = await getJSON("../scenarios/" + encodeURIComponent(name));
-      pre.textContent = JSON.stringify(doc.rules !== undefined ? { seed: doc.seed, initialState: doc.initialState, rules: doc.rules } : doc, null, 2);
+      rulesText.set(name, JSON.stringify(doc.rules !== undefined ? { seed: doc.seed, initialState: doc.initialState, rules: doc.rules } : doc, null, 2));
+      pre.textContent = rulesText.get(name);
     } catch (error) { pre.textContent = String(error.message); }
   }
   function toggleRules(item, pre, name) {
     const opening = pre.hidden;
     pre.hidden = !opening;
     item.classList.toggle("open", opening);
-    if (opening) loadRules(pre, name);
+    if (opening) loadRules(pre, name, true);
   }
   $("sc-deactivate").addEventListener("click", () => act(() => adminPost("deactivate")));
   $("sc-reset-all").addEventListener("click", () => act(() => adminPost("reset")));
-  $("sc-reload").addEventListener("click", () => act(() => adminPost("reload")));
+  $("sc-reload").addEventListener("click", () => { rulesText.clear(); act(() => adminPost("reload")); });
 
   // ---------- try it ----------
   function syncTryScenarios() {
