@@ -13,6 +13,7 @@ import Routing
 /// |---|---|
 /// | `GET /__sim/ui/`, `/__sim/ui/FILE` | the page and its files (resources of this target) |
 /// | `GET /__sim/roads?bbox=…[&limit=N]` | roads in a rectangle as GeoJSON (`RoadsEndpoint`) |
+/// | `GET /__sim/roads/start` | `{"center": [lat, lng] \| null}`: where the roads are densest (the map opens there) |
 /// | `GET /__sim/place?refid=…` | the simulator's place answer, outside scenarios and the journal (to put autocomplete results on the map) |
 ///
 /// Everything else goes to the wrapped handler. Only GET and HEAD are allowed here.
@@ -45,7 +46,7 @@ public final class Dashboard: Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse? {
         let path = request.path
         let isUI = path == Self.uiPath || path.hasPrefix(Self.uiPath + "/")
-        guard isUI || path == Self.roadsPath || path == Self.placePath else { return nil }
+        guard isUI || path == Self.roadsPath || path == Self.roadsPath + "/start" || path == Self.placePath else { return nil }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = Self.errorResponse("method \(request.method.prefix(10)) not allowed here", status: 405)
             response.headers.set("Allow", "GET, HEAD")
@@ -54,6 +55,7 @@ public final class Dashboard: Sendable {
         if isUI { return file(path, request: request) }
         if let problem = request.queryError { return Self.errorResponse("malformed query: \(problem)", status: 400) }
         if path == Self.roadsPath { return roads.respond(to: request.query) }
+        if path == Self.roadsPath + "/start" { return roads.start() }
         guard let refid = request.query.first("refid"), !refid.isEmpty else {
             return Self.errorResponse("refid is required", status: 400)
         }

@@ -11,6 +11,8 @@ struct RoadIndex: Sendable {
     private let boxes: [(Int32, Int32, Int32, Int32)]
     /// Cell key → edges touching the cell.
     private let cells: [Int64: [Int32]]
+    /// The centre of the cell with the most edges (where a map should open), nil without edges.
+    let busiestPoint: (latitude: Double, longitude: Double)?
 
     init(graph: RoadGraph) {
         self.graph = graph
@@ -39,6 +41,12 @@ struct RoadIndex: Sendable {
         }
         self.boxes = boxes
         self.cells = cells
+        if let busiest = cells.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) })?.key {
+            let x = Double(busiest >> 32), y = Double(Int32(truncatingIfNeeded: busiest))
+            busiestPoint = ((y + 0.5) * Self.cellDegrees, (x + 0.5) * Self.cellDegrees)
+        } else {
+            busiestPoint = nil
+        }
     }
 
     /// The edges whose bounding box meets `box`, in edge order.

@@ -34,6 +34,14 @@ struct RoadsEndpoint: Sendable {
         }
     }
 
+    /// `{"center": [lat, lng]}` of the busiest grid cell, `{"center": null}` without roads.
+    func start() -> HTTPResponse {
+        let center: JSONValue = index?.busiestPoint.map { .array([.number($0.latitude), .number($0.longitude)]) } ?? .null
+        var response = HTTPResponse.json(Data(JSONSerializer.bytes(["center": center])))
+        response.headers.set("Cache-Control", "private, max-age=300")
+        return response
+    }
+
     static func parse(_ query: QueryParameters) throws(BadRequest) -> (BoundingBox, Int) {
         guard let text = query.first("bbox"), !text.isEmpty else {
             throw BadRequest(message: "bbox is required: bbox=minLon,minLat,maxLon,maxLat")

@@ -108,4 +108,13 @@ final class RoadsEndpointTests: XCTestCase {
         XCTAssertEqual(post.status, 405)
         XCTAssertEqual(post.header("Allow"), "GET, HEAD")
     }
+
+    func testStartIsWhereTheRoadsAre() throws {
+        let (server, _, _) = try startDashboardServer()
+        let center = try XCTUnwrap(send(server, "/__sim/roads/start").json()["center"]?.arrayValue)
+        let lat = try XCTUnwrap(center[0].doubleValue), lon = try XCTUnwrap(center[1].doubleValue)
+        let around = "\(lon - 0.0025),\(lat - 0.0025),\(lon + 0.0025),\(lat + 0.0025)"
+        let total = try send(server, "/__sim/roads?bbox=\(around)").json()["total"]?.intValue ?? 0
+        XCTAssertGreaterThan(total, 50, "the busiest cell (\(lat), \(lon)) has many roads")
+    }
 }

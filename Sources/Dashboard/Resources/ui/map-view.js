@@ -27,8 +27,11 @@ const MapView = (function () {
     note = L.control({ position: "topright" });
     note.onAdd = () => { const div = L.DomUtil.create("div", "map-note"); div.id = "map-note"; return div; };
     note.addTo(map);
-    map.setView([10.7769, 106.7008], 15);
+    map.setView([10.7769, 106.7008], 15);  // HCMC District 1 until the dataset says where its roads are
     map.on("moveend", scheduleRoads);
+    fetch("../roads/start").then((r) => r.json()).then((start) => {
+      if (start.center && overlay.getLayers().length === 0) map.setView(start.center, 15);
+    }).catch(() => {});
     map.on("click", (event) => { if (clickHandler) clickHandler(event.latlng); });
     scheduleRoads();
   }
