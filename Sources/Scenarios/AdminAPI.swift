@@ -16,6 +16,7 @@ import JSON
 /// | `POST /__sim/reload` | reload the scenarios folder |
 /// | `GET /__sim/journal?FILTERS` | entries, `count`, `gapsMs` between arrivals |
 /// | `GET /__sim/journal/count?FILTERS` | `{"count": N}` |
+/// | `GET /__sim/journal/SEQ` | one entry with its `response` (content type, size, bounded body) |
 /// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
 ///
 /// Journal filters: `endpoint`, `scenario`, `client`, `status`, `after` (sequence number),
@@ -98,6 +99,11 @@ enum AdminAPI {
             ])))
         case ("GET", "/journal/count"):
             return json(["count": .integer(engine.journal.count(matching: try JournalQuery(adminQuery: query)))])
+        case ("GET", _) where path.hasPrefix("/journal/") && Int(path.dropFirst("/journal/".count)) != nil:
+            guard let entry = engine.journal.entry(sequence: Int(path.dropFirst("/journal/".count))!) else {
+                throw Failure(status: 404, message: "journal entry \(path.dropFirst("/journal/".count)) is not (or no longer) in the journal")
+            }
+            return json(entry.detailJSON)
         case ("DELETE", "/journal"), ("POST", "/journal/clear"):
             return json(["cleared": .integer(engine.journal.clear())])
         default:
@@ -110,7 +116,7 @@ enum AdminAPI {
     private static let endpointList = [
         "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "GET /__sim/active", "POST /__sim/activate",
         "POST /__sim/deactivate", "GET /__sim/states", "POST /__sim/reset", "POST /__sim/reload", "GET /__sim/journal",
-        "GET /__sim/journal/count", "DELETE /__sim/journal", "POST /__sim/journal/clear",
+        "GET /__sim/journal/count", "GET /__sim/journal/SEQ", "DELETE /__sim/journal", "POST /__sim/journal/clear",
     ]
 
     private static func scenarioList(_ engine: ScenarioEngine) -> JSONValue {

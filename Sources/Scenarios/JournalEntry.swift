@@ -40,6 +40,14 @@ public struct JournalEntry: Sendable {
     public internal(set) var latencyMilliseconds: Double?
     /// Why a patch was not applied, or another remark.
     public internal(set) var note: String?
+    /// The response body as the engine produced it (before transport faults cut it), at most
+    /// `RequestJournal.bodyLimit` bytes; nil without a body, while pending, or once the
+    /// journal's body budget dropped it (oldest bodies go first).
+    public internal(set) var responseBody: Data?
+    /// The full size of that body in bytes; nil while pending.
+    public internal(set) var responseBodyBytes: Int?
+    /// The response's `Content-Type`.
+    public internal(set) var responseContentType: String?
 
     /// A query parameter (name and value).
     public struct QueryItem: Sendable, Equatable {
@@ -73,5 +81,23 @@ public struct JournalEntry: Sendable {
             ("latencyMs", latencyMilliseconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
             ("note", .string(note)),
         ]))
+    }
+
+    /// `json` plus `response`: `contentType`, `bytes` (full size), `kept` (bytes held) and
+    /// `body` (UTF-8 text of the kept bytes, an incomplete last character dropped; null when
+    /// not kept). For `GET /__sim/journal/SEQ`.
+    var detailJSON: JSONValue {
+        guard case .object(var object) = json else { return json }
+        var kept = responseBody ?? Data()
+        for _ in 0..<3 where !kept.isEmpty && String(data: kept, encoding: .utf8) == nil {
+            kept.removeLast()  // a character cut by the byte limit
+        }
+        object["response"] = .object(JSONObject([
+            ("contentType", .string(responseContentType)),
+            ("bytes", responseBodyBytes.map { .integer($0) } ?? .null),
+            ("kept", .integer(responseBody?.count ?? 0)),
+            ("body", responseBody == nil ? .null : .string(String(decoding: kept, as: UTF8.self))),
+        ]))
+        return .object(object)
     }
 }

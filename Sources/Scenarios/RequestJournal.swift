@@ -7,17 +7,31 @@ import Foundation
 ///     let gaps = engine.journal.arrivalGaps(matching: JournalQuery(endpoint: .autocomplete))
 ///     XCTAssertGreaterThanOrEqual(gaps.min() ?? .infinity, 300)
 ///
-/// `@unchecked Sendable`: `storage`, `head` and `nextSequence` are only touched under `lock`.
+/// Response bodies are kept too, bounded twice: at most `bodyLimit` bytes of each (the
+/// start), and at most `bodyBudget` bytes in all — when a new body would exceed it, the
+/// oldest entries lose theirs.
+///
+/// `@unchecked Sendable`: `storage`, `head`, `nextSequence` and the body bookkeeping are only
+/// touched under `lock`.
 public final class RequestJournal: @unchecked Sendable {
     public let capacity: Int
+    /// Most bytes of one response body kept (64 KiB).
+    public static let bodyLimit = 64 * 1024
+    /// Most bytes of response bodies kept in all.
+    public let bodyBudget: Int
     private let lock = NSLock()
     private var storage: [JournalEntry] = []
     /// Where the oldest entry is once the buffer is full.
     private var head = 0
     private var nextSequence = 1
+    /// Sequence numbers of the entries holding a body, oldest first (from `bodyOrderStart`).
+    private var bodyOrder: [Int] = []
+    private var bodyOrderStart = 0
+    private var bodyBytesHeld = 0
 
-    public init(capacity: Int = 10_000) {
+    public init(capacity: Int = 10_000, bodyBudget: Int = 16 * 1024 * 1024) {
         self.capacity = max(1, capacity)
+        self.bodyBudget = max(0, bodyBudget)
     }
 
     /// Adds an entry (its `sequence` is assigned here) and returns the sequence number.
@@ -29,6 +43,7 @@ public final class RequestJournal: @unchecked Sendable {
             if storage.count < capacity {
                 storage.append(entry)
             } else {
+                bodyBytesHeld -= storage[head].responseBody?.count ?? 0
                 storage[head] = entry
                 head = (head + 1) % capacity
             }
@@ -37,16 +52,46 @@ public final class RequestJournal: @unchecked Sendable {
     }
 
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
-    func complete(sequence: Int, status: Int, latencyMilliseconds: Double, note: String?) {
+    func complete(sequence: Int, status: Int, latencyMilliseconds: Double, note: String?,
+                  body: Data = Data(), contentType: String? = nil) {
         lock.withLock {
-            let oldest = nextSequence - storage.count
-            guard sequence >= oldest, sequence < nextSequence else { return }
-            let index = (head + (sequence - oldest)) % storage.count
-            guard storage[index].sequence == sequence else { return }
+            guard let index = index(of: sequence) else { return }
             storage[index].status = status
             storage[index].latencyMilliseconds = latencyMilliseconds
             if let note { storage[index].note = note }
+            storage[index].responseBodyBytes = body.count
+            storage[index].responseContentType = contentType.map { String($0.prefix(256)) }
+            let kept = body.prefix(Self.bodyLimit)
+            guard !kept.isEmpty, kept.count <= bodyBudget else { return }
+            while bodyBytesHeld + kept.count > bodyBudget, bodyOrderStart < bodyOrder.count {
+                let oldest = bodyOrder[bodyOrderStart]
+                bodyOrderStart += 1
+                if let old = self.index(of: oldest), let dropped = storage[old].responseBody {
+                    bodyBytesHeld -= dropped.count
+                    storage[old].responseBody = nil
+                }
+            }
+            if bodyOrderStart > 4096, bodyOrderStart * 2 > bodyOrder.count {
+                bodyOrder.removeFirst(bodyOrderStart)
+                bodyOrderStart = 0
+            }
+            storage[index].responseBody = Data(kept)
+            bodyBytesHeld += kept.count
+            bodyOrder.append(sequence)
         }
+    }
+
+    /// The matching entry, if it is still in the buffer.
+    public func entry(sequence: Int) -> JournalEntry? {
+        lock.withLock { index(of: sequence).map { storage[$0] } }
+    }
+
+    /// Where entry `sequence` is in `storage` (call under `lock`).
+    private func index(of sequence: Int) -> Int? {
+        let oldest = nextSequence - storage.count
+        guard sequence >= oldest, sequence < nextSequence, !storage.isEmpty else { return nil }
+        let index = (head + (sequence - oldest)) % storage.count
+        return storage[index].sequence == sequence ? index : nil
     }
 
     /// The matching entries, oldest first.
@@ -75,6 +120,9 @@ public final class RequestJournal: @unchecked Sendable {
             let count = storage.count
             storage = []
             head = 0
+            bodyOrder = []
+            bodyOrderStart = 0
+            bodyBytesHeld = 0
             return count
         }
     }

@@ -32,17 +32,21 @@ public final class ScenarioEngine: @unchecked Sendable {
         /// unchanged (right for an inner handler that accepts any key).
         public var innerAPIKey: String?
         public var journalCapacity: Int
+        /// Most bytes of response bodies the journal keeps in all (`RequestJournal.bodyBudget`).
+        public var journalBodyBudget: Int
         /// The most per-client scenario states kept (oldest dropped first).
         public var maxStates: Int
 
         public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
-                    innerAPIKey: String? = nil, journalCapacity: Int = 10_000, maxStates: Int = 10_000) {
+                    innerAPIKey: String? = nil, journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
+                    maxStates: Int = 10_000) {
             self.directory = directory
             self.defaultScenario = defaultScenario
             self.seed = seed
             self.adminEnabled = adminEnabled
             self.innerAPIKey = innerAPIKey
             self.journalCapacity = journalCapacity
+            self.journalBodyBudget = journalBodyBudget
             self.maxStates = maxStates
         }
     }
@@ -60,7 +64,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// An engine over a given library (for tests and embedding).
     public init(library: ScenarioLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.journal = RequestJournal(capacity: configuration.journalCapacity)
+        self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
         self.snapshot = Locked(library)
         self.active = Locked(configuration.defaultScenario)
         self.states = StateRegistry(capacity: configuration.maxStates)
@@ -227,7 +231,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             default: status = response.status
             }
             let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
-            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency, note: note)
+            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency, note: note,
+                             body: response.body, contentType: response.headers["Content-Type"])
             reply(response)
         }
         if delay > 0 {

@@ -60,7 +60,9 @@ enum ServeCommand {
 
         let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
                                          maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
-        let server = HTTPServer(configuration: configuration, handler: scenarios.handler(for: service))
+        var handler = scenarios.handler(for: service)
+        if options.has("admin") { handler = ServeDashboard.wrap(handler, service: service, apiKey: keys.first) }
+        let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         print("vietmap-sim listening on http://\(shownHost):\(server.port)")

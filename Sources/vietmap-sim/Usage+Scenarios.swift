@@ -19,6 +19,7 @@ extension Usage {
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG]
                            or the path prefix /__scenario/NAME[@TAG]/…
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
-          --admin          serve the admin API and request journal under /__sim/
+          --admin          serve the admin API and request journal under /__sim/,
+                           and the dashboard at /__sim/ui/
         """
 }

@@ -65,4 +65,29 @@ final class JournalTests: XCTestCase {
         let note = try XCTUnwrap(engine.journal.entries().last?.note)
         XCTAssertTrue(note.contains("patch not applied") && note.contains("/paths"), note)
     }
+
+    func testResponseBodiesAreKeptBoundedAndServedByTheAdminAPI() throws {
+        let long = String(repeating: "é", count: 40_000)  // 80,000 bytes
+        let scenario = #"{"name": "big", "description": "d", "rules": [{"match": {"endpoint": "place"}, "respond": {"text": "\#(long)"}}]}"#
+        let engine = try makeEngine(scenario, configuration: .init(adminEnabled: true, journalBodyBudget: 66_000))
+        let server = try startServer(engine)
+        let answer = try get(server, "/api/autocomplete/v4?apikey=k&text=ben")
+        let firstSeq = try XCTUnwrap(engine.journal.entries().last?.sequence)
+        let detail = try get(server, "/__sim/journal/\(firstSeq)").json()
+        XCTAssertEqual(detail["response"]?["body"]?.stringValue, String(decoding: answer.body, as: UTF8.self))
+        XCTAssertEqual(detail["response"]?["bytes"]?.intValue, answer.body.count)
+        XCTAssertEqual(detail["response"]?["contentType"], "application/json; charset=utf-8")
+        XCTAssertEqual(detail["query"]?[1]?["value"], "ben")
+
+        let big = try get(server, "/api/place/v4?apikey=scenario:big&refid=x")
+        XCTAssertEqual(big.body.count, 80_000)
+        let bigDetail = try get(server, "/__sim/journal/\(firstSeq + 1)").json()
+        XCTAssertEqual(bigDetail["response"]?["bytes"]?.intValue, 80_000)
+        XCTAssertEqual(bigDetail["response"]?["kept"]?.intValue, RequestJournal.bodyLimit)
+        XCTAssertEqual(bigDetail["response"]?["body"]?.stringValue?.count, RequestJournal.bodyLimit / 2, "cut at a whole character")
+        XCTAssertNil(try get(server, "/__sim/journal/\(firstSeq)").json()["response"]?["body"]?.stringValue,
+                     "the budget (66,000 bytes) dropped the oldest body")
+        XCTAssertEqual(try get(server, "/__sim/journal/\(firstSeq + 99)").status, 404)
+        XCTAssertNotNil(engine.journal.entry(sequence: firstSeq + 1)?.responseBody)
+    }
 }

@@ -1,0 +1,197 @@
+// The map: the dataset's roads (GeoJSON from /__sim/roads for the visible area, no tiles) and
+// the selected request drawn on top — route line, requested and snapped points, instruction
+// highlight; autocomplete focus and ranked results; a place's point.
+"use strict";
+const MapView = (function () {
+  const ROAD_STYLE = {
+    major: { color: "#f2c46d", weight: 4 },
+    medium: { color: "#8a94a3", weight: 3 },
+    minor: { color: "#aab3bf", weight: 1.6 },
+    path: { color: "#c3c9d1", weight: 1, dashArray: "3 3" },
+  };
+  const MAJOR = /^(motorway|trunk|primary)/, MEDIUM = /^(secondary|tertiary)/, MINOR = /^(unclassified|residential|living_street|service|road|other)$/;
+
+  let map, roads, overlay, svg, note, stepLine = null, routeLine = null;
+  let roadsRequest = null, roadsTimer = null;
+  /** What is drawn, for tests and the console: route vertices [[lat,lng]…], markers … */
+  const state = { routeVertices: [], snapped: [], requested: [], markers: [], roadsShown: 0, roadsTotal: 0, roadsTruncated: false };
+  let clickHandler = null;
+
+  function init(element) {
+    map = L.map(element, { preferCanvas: true, zoomSnap: 0.25, zoomControl: true, attributionControl: true, minZoom: 3, maxZoom: 19 });
+    map.attributionControl.setPrefix(false);
+    map.attributionControl.addAttribution("Roads © OpenStreetMap contributors (ODbL)");
+    svg = L.svg({ padding: 0.2 });
+    roads = L.layerGroup().addTo(map);
+    overlay = L.featureGroup().addTo(map);
+    note = L.control({ position: "topright" });
+    note.onAdd = () => { const div = L.DomUtil.create("div", "map-note"); div.id = "map-note"; return div; };
+    note.addTo(map);
+    map.setView([10.7769, 106.7008], 15);  // HCMC District 1 until the dataset says where its roads are
+    map.on("moveend", scheduleRoads);
+    fetch("../roads/start").then((r) => r.json()).then((start) => {
+      if (start.center && overlay.getLayers().length === 0) map.setView(start.center, 15);
+    }).catch(() => {});
+    map.on("click", (event) => { if (clickHandler) clickHandler(event.latlng); });
+    scheduleRoads();
+  }
+
+  function setNote(text) {
+    const div = document.getElementById("map-note");
+    if (div) { div.textContent = text; div.style.display = text ? "" : "none"; }
+  }
+
+  function scheduleRoads() {
+    clearTimeout(roadsTimer);
+    roadsTimer = setTimeout(loadRoads, 150);
+  }
+
+  async function loadRoads() {
+    const b = map.getBounds();
+    const west = Math.max(-180, b.getWest()), east = Math.min(180, b.getEast());
+    const south = Math.max(-90, b.getSouth()), north = Math.min(90, b.getNorth());
+    if (east - west > 0.5 || north - south > 0.5) {
+      roads.clearLayers();
+      state.roadsShown = 0;
+      setNote("Zoom in to see the roads");
+      return;
+    }
+    if (roadsRequest) roadsRequest.abort();
+    const controller = new AbortController();
+    roadsRequest = controller;
+    const bbox = [west, south, east, north].map((v) => v.toFixed(5)).join(",");
+    try {
+      const response = await fetch("../roads?bbox=" + bbox + "&limit=4000", { signal: controller.signal });
+      const data = await response.json();
+      if (!response.ok) { setNote("roads: " + (data.error || response.status)); return; }
+      roads.clearLayers();
+      L.geoJSON(data, {
+        style: (feature) => roadStyle(feature.properties.class),
+        onEachFeature: (feature, layer) => { if (feature.properties.name) layer.bindTooltip(feature.properties.name, { sticky: true }); },
+      }).addTo(roads);
+      state.roadsShown = data.features.length;
+      state.roadsTotal = data.total;
+      state.roadsTruncated = data.truncated;
+      setNote(data.total === 0 ? "No roads of the dataset here" : data.truncated ? `Main roads only (${data.features.length} of ${data.total}); zoom in` : "");
+    } catch (error) {
+      if (error.name !== "AbortError") setNote("roads: " + error.message);
+    } finally {
+      if (roadsRequest === controller) roadsRequest = null;
+    }
+  }
+
+  function roadStyle(roadClass) {
+    if (MAJOR.test(roadClass)) return ROAD_STYLE.major;
+    if (MEDIUM.test(roadClass)) return ROAD_STYLE.medium;
+    if (MINOR.test(roadClass)) return ROAD_STYLE.minor;
+    return ROAD_STYLE.path;
+  }
+
+  function clear() {
+    overlay.clearLayers();
+    stepLine = null;
+    routeLine = null;
+    state.routeVertices = []; state.snapped = []; state.requested = []; state.markers = [];
+  }
+
+  function fit() {
+    const bounds = overlay.getBounds();
+    // Not animated: a second fit while the first one animates would be lost.
+    if (bounds.isValid()) map.fitBounds(bounds.pad(0.15), { maxZoom: 17, animate: false });
+  }
+
+  /** A route path's points as [[lat,lng]…], encoded or GeoJSON ([lon,lat]). */
+  function pathPoints(value) {
+    if (typeof value === "string") return decodePolyline(value).points;
+    if (value && Array.isArray(value.coordinates)) return value.coordinates.map((c) => [c[1], c[0]]);
+    return [];
+  }
+
+  /**
+   * Draws a route answer. `requested` are the request's points [[lat,lng]…].
+   * Returns the first path (or null) so the caller can list its instructions.
+   */
+  function showRoute(body, requested) {
+    clear();
+    requested.forEach((p, i) => {
+      L.circleMarker(p, { renderer: svg, radius: 7, color: "#14243b", weight: 2, fill: false, className: "requested-point" })
+        .bindTooltip("requested " + (i + 1) + ": " + p[0] + ", " + p[1]).addTo(overlay);
+    });
+    state.requested = requested;
+    const path = body && Array.isArray(body.paths) ? body.paths[0] : null;
+    if (!path) { fit(); return null; }
+    const vertices = pathPoints(path.points);
+    state.routeVertices = vertices;
+    if (vertices.length > 0) {
+      routeLine = L.polyline(vertices, { renderer: svg, color: "#0b63ce", weight: 5, opacity: 0.85, className: "route-line" }).addTo(overlay);
+    }
+    const snapped = pathPoints(path.snapped_waypoints);
+    state.snapped = snapped;
+    snapped.forEach((p, i) => {
+      L.circleMarker(p, { renderer: svg, radius: 5, color: "#fff", weight: 2, fillColor: i === 0 ? "#137333" : i === snapped.length - 1 ? "#c5221f" : "#b06000", fillOpacity: 1, className: "snapped-point" })
+        .bindTooltip("snapped waypoint " + (i + 1)).addTo(overlay);
+      if (requested[i]) L.polyline([requested[i], p], { renderer: svg, color: "#14243b", weight: 1, dashArray: "3 3" }).addTo(overlay);
+    });
+    fit();
+    return path;
+  }
+
+  /** Highlights points[from…to] of the drawn route (an instruction's interval). */
+  function highlight(from, to) {
+    if (stepLine) { overlay.removeLayer(stepLine); stepLine = null; }
+    const part = state.routeVertices.slice(from, to + 1);
+    if (part.length === 0) return;
+    stepLine = part.length === 1
+      ? L.circleMarker(part[0], { renderer: svg, radius: 9, color: "#d6008f", weight: 4, fill: false, className: "step-line" })
+      : L.polyline(part, { renderer: svg, color: "#d6008f", weight: 7, opacity: 0.85, className: "step-line" });
+    stepLine.addTo(overlay);
+    if (stepLine.bringToFront) stepLine.bringToFront();
+  }
+
+  /** Autocomplete: the focus and the results (with positions where known) as ranked markers. */
+  function showAutocomplete(results, focus, fitView) {
+    clear();
+    if (focus) {
+      L.circleMarker(focus, { renderer: svg, radius: 8, color: "#7b1fa2", weight: 3, fillOpacity: 0.15, className: "focus-point" })
+        .bindTooltip("focus " + focus[0] + ", " + focus[1]).addTo(overlay);
+      L.circleMarker(focus, { renderer: svg, radius: 2, color: "#7b1fa2", fillOpacity: 1 }).addTo(overlay);
+    }
+    results.forEach((r) => {
+      if (r.lat == null || r.lng == null) return;
+      const icon = L.divIcon({ className: "rank-icon" + (r.rank === 1 ? " top" : ""), html: String(r.rank), iconSize: [20, 20] });
+      L.marker([r.lat, r.lng], { icon, title: r.rank + ". " + r.name, zIndexOffset: 1000 - r.rank })
+        .bindTooltip(r.rank + ". " + r.display).addTo(overlay);
+      state.markers.push({ rank: r.rank, lat: r.lat, lng: r.lng });
+    });
+    if (fitView !== false) fit();
+  }
+
+  /** Place detail: its point. */
+  function showPlace(place) {
+    clear();
+    if (place && typeof place.lat === "number" && typeof place.lng === "number") {
+      const icon = L.divIcon({ className: "rank-icon top", html: "●", iconSize: [20, 20] });
+      L.marker([place.lat, place.lng], { icon }).bindTooltip(place.display || place.name || "place").addTo(overlay);
+      state.markers.push({ rank: 1, lat: place.lat, lng: place.lng });
+      map.setView([place.lat, place.lng], Math.max(map.getZoom(), 16));
+    }
+  }
+
+  /** The vertices of a drawn line, read back from Leaflet, as [[lat,lng]…]. */
+  function vertices(layer) {
+    if (!layer) return [];
+    if (layer.getLatLngs) return layer.getLatLngs().map((p) => [p.lat, p.lng]);
+    const p = layer.getLatLng();
+    return [[p.lat, p.lng]];
+  }
+
+  return {
+    drawnRoute: () => vertices(routeLine),
+    drawnHighlight: () => vertices(stepLine),
+    init, clear, showRoute, showAutocomplete, showPlace, highlight, state,
+    center: () => map.getCenter(),
+    onClick: (handler) => { clickHandler = handler; },
+    addPin: (latlng, label) => L.circleMarker(latlng, { renderer: svg, radius: 6, color: "#14243b", weight: 2, fill: false }).bindTooltip(label).addTo(overlay),
+    leaflet: () => map,
+  };
+})();
