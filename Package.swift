@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Polyline"),
         .target(name: "Routing"),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "CZlib"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),

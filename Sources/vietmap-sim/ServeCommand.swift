@@ -53,6 +53,11 @@ enum ServeCommand {
             guard FileManager.default.isReadableFile(atPath: db) else {
                 throw CLIError("dataset not found or not readable: \(db)")
             }
+            do {
+                try DatasetIntegrity.verify(path: db)
+            } catch let error as DatasetError where error.code == .damaged {
+                throw CLIError("\(db): \(error.message); re-import it (`vietmap-sim import --out \(db) INPUT…`) or delete it and serve the default dataset")
+            }
             databasePath = db
         } else {
             databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles).path

@@ -61,6 +61,28 @@ final class CLITests: XCTestCase {
         }
     }
 
+    func testServeRefusesADamagedDatabaseWithOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("mine.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        try handle.seek(toOffset: 5 * 4096 + 123)
+        let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 5 * 4096 + 123)
+        try handle.write(contentsOf: Data([old ^ 0xA5]))
+        try handle.close()
+        let outcome = try run(["serve", "--port", "0", "--db", copy.path])
+        XCTAssertEqual(outcome.status, 1)
+        // Start-up notices (scenarios loaded) may come first; the refusal is one line, the last.
+        let lines = outcome.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("damaged") }.count, 1, outcome.stderr)
+        let last = String(lines.last ?? "")
+        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("re-import"), last)
+        XCTAssertFalse(outcome.stdout.contains("listening"))
+    }
+
     func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
