@@ -1,6 +1,7 @@
 import Foundation
 
-/// One recorded exchange: a request (without `apikey`) and the raw answer it got.
+/// One recorded exchange: a request (its `apikey`, if it carried one, redacted to a
+/// ``VMKeyRedaction`` token) and the raw answer it got.
 ///
 /// Fixture format — one JSON file per recording (a file may also hold an array of them):
 /// ```json
@@ -12,20 +13,28 @@ import Foundation
 /// `body` is the answer itself when it is JSON other than a string (kept byte for byte, so a
 /// replay decodes exactly what was recorded); otherwise a JSON string holding the text, or the
 /// bytes in base64 with `"bodyEncoding": "base64"`.
+///
+/// A request that carried its own key (`apikey=` to get a 401, or a wrong key) keeps an
+/// `["apikey", "<redacted:empty>"]` / `["apikey", "<redacted:key#1a2b3c>"]` pair, so answers to
+/// requests that differ only in the key stay apart; the key itself is never written. A request
+/// without an `apikey` pair was sent with the provider's own key.
 public struct VMRecording: Sendable {
+    /// The request, with any `apikey` value redacted (the initializer redacts it).
     public var request: VMRequest
     public var response: VMRawResponse
 
     public init(request: VMRequest, response: VMRawResponse) {
-        self.request = request
+        self.request = request.redactingKey
         self.response = response
     }
 
-    /// A stable file name: endpoint + a hash of the canonical request (`route-3f2a….json`).
+    /// A stable file name: endpoint + a hash of the canonical request and its key class
+    /// (`route-3f2a….json`).
     public var suggestedFileName: String {
         let name = request.endpoint.rawValue.split(separator: "/").dropFirst().first.map(String.init) ?? "request"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in request.canonicalParameters.map({ $0.name + "=" + $0.value }).joined(separator: "&").utf8 {
+        let key = request.keyClass.map { ["apikey=" + $0] } ?? []
+        for byte in (key + request.canonicalParameters.map({ $0.name + "=" + $0.value })).joined(separator: "&").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -37,7 +46,7 @@ public struct VMRecording: Sendable {
     /// The fixture file text for this recording.
     public func fixtureData() -> Data {
         var out = "{\n  \"request\": {\n    \"endpoint\": \(Self.quote(request.endpoint.rawValue)),\n    \"parameters\": ["
-        let kept = request.parameters.filter { $0.name.lowercased() != "apikey" }
+        let kept = request.redactingKey.parameters
         out += kept.isEmpty ? "]" : "\n" + kept.map { "      [\(Self.quote($0.name)), \(Self.quote($0.value))]" }
             .joined(separator: ",\n") + "\n    ]"
         out += "\n  },\n  \"response\": {\n    \"status\": \(response.status),\n    \"headers\": {"
@@ -168,7 +177,7 @@ public struct VMRecording: Sendable {
         case _?:
             body = Data(bytes[response["body"]!.range])
         }
-        return VMRecording(request: VMRequest(endpoint, parameters.filter { $0.name.lowercased() != "apikey" }),
+        return VMRecording(request: VMRequest(endpoint, parameters),
                            response: VMRawResponse(status: status, headers: headers, body: body))
     }
 }
