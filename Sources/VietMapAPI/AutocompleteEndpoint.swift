@@ -62,6 +62,10 @@ struct AutocompleteEndpoint {
         if let long = categories.first(where: { $0.count > Self.maxCategoryLength }) {
             throw .invalidRequest("parameter 'cats': code '\(long.prefix(40))…' is longer than \(Self.maxCategoryLength) characters")
         }
+        // Codes look like `6001` or `1002-1`; anything else (`%`, `_`) would act as a pattern in the filter.
+        if let odd = categories.first(where: { !$0.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "-" } }) {
+            throw .invalidRequest("parameter 'cats': code '\(odd.prefix(40))' may hold only letters, digits and '-'")
+        }
 
         let query = AutocompleteQuery(
             text: text, focus: try parameters.coordinate("focus"), format: format,

@@ -37,6 +37,15 @@ final class ListLimitTests: XCTestCase {
         XCTAssertTrue(text.contains("longer than 32"), text)
     }
 
+    func testCategoryCodesArePlainCodesNotPatterns() async throws {
+        for code in ["%", "10_1", "1001;DROP"] {
+            let reply = try await sim.get("/api/autocomplete/v4", [("apikey", "dev"), ("text", "pho"), ("cats", "1001," + code)])
+            XCTAssertEqual(reply.status, 400, code)
+            let text = try message(reply)
+            XCTAssertTrue(text.contains("letters, digits and '-'"), text)
+        }
+    }
+
     func testLayersAreBoundedAt8() async throws {
         let eight = ["POI", "ADDRESS", "STREET", "WARD", "DIST", "CITY", "VILLAGE", "BUILDING"].joined(separator: ",")
         let ok = try await sim.get("/api/autocomplete/v4", [("apikey", "dev"), ("text", "ben thanh"), ("layers", eight)])
