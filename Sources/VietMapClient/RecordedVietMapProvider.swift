@@ -12,7 +12,8 @@ import Foundation
 /// differences.
 public struct RecordedVietMapProvider: VietMapProvider {
     public let recordings: [VMRecording]
-    private let index: [MatchKey: Int]
+    /// Positions of the recordings of each request, in order.
+    private let index: [MatchKey: [Int]]
 
     private struct MatchKey: Hashable {
         let endpoint: VMEndpoint
@@ -27,9 +28,9 @@ public struct RecordedVietMapProvider: VietMapProvider {
 
     public init(recordings: [VMRecording]) {
         self.recordings = recordings
-        var index: [MatchKey: Int] = [:]
-        for (position, recording) in recordings.enumerated() where index[MatchKey(recording.request)] == nil {
-            index[MatchKey(recording.request)] = position
+        var index: [MatchKey: [Int]] = [:]
+        for (position, recording) in recordings.enumerated() {
+            index[MatchKey(recording.request), default: []].append(position)
         }
         self.index = index
     }
@@ -41,11 +42,22 @@ public struct RecordedVietMapProvider: VietMapProvider {
 
     /// The recording that answers `request`, if any.
     public func recording(for request: VMRequest) -> VMRecording? {
-        if let exact = index[MatchKey(request)] { return recordings[exact] }
-        // A non-empty key without a recording of its own: the recording made with the provider's key.
+        matchingRecordings(for: request).first
+    }
+
+    /// Every recording that answers `request`, in recorded order (a request that got different
+    /// answers over time has several).
+    public func matchingRecordings(for request: VMRequest) -> [VMRecording] {
+        if let exact = index[MatchKey(request)] { return exact.map { recordings[$0] } }
+        // A non-empty key without a recording of its own: the recordings made with the provider's key.
         guard let key = request.parameters.first(where: { $0.name.lowercased() == "apikey" })?.value,
-              !key.isEmpty, !VMKeyRedaction.isToken(key) else { return nil }
-        return index[MatchKey(request, keyClass: .some(nil))].map { recordings[$0] }
+              !key.isEmpty, !VMKeyRedaction.isToken(key) else { return [] }
+        return (index[MatchKey(request, keyClass: .some(nil))] ?? []).map { recordings[$0] }
+    }
+
+    /// Why no recording answers `request`: the nearest recording of the endpoint and how it differs.
+    public func unmatchedDescription(for request: VMRequest) -> String {
+        unmatchedDetail(request)
     }
 
     public func send(_ request: VMRequest) async throws -> VMRawResponse {
@@ -78,7 +90,7 @@ public struct RecordedVietMapProvider: VietMapProvider {
         let missing = difference(wanted, nearest), extra = difference(nearest, wanted)
         if missing.isEmpty && extra.isEmpty {
             let classes = sameEndpoint.filter { $0.request.canonicalParameters == nearest }.map { $0.request.keyClass ?? "the provider's key" }
-            if !classes.isEmpty, !classes.contains(request.keyClass ?? "the provider's key") {
+            if nearest == wanted, !classes.isEmpty, !classes.contains(request.keyClass ?? "the provider's key") {
                 return "the nearest recording for \(request.endpoint.rawValue) has the same parameters but was made with \(classes[0]), this request with \(request.keyClass ?? "the provider's key")"
             }
             return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has the same parameters with the 'point's in another order"

@@ -8,7 +8,8 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"]).union(ServeCapture.valuedOptions),
+                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -46,6 +47,7 @@ enum ServeCommand {
             maxSnap = value
         }
 
+        let capture = try ServeCapture(options: options, apiKeys: Set(keys))
         let scenarios = try ServeScenarios(options: options, apiKeys: keys)
 
         let databasePath: String
@@ -65,7 +67,9 @@ enum ServeCommand {
 
         let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
                                          maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
-        let server = HTTPServer(configuration: configuration, handler: scenarios.handler(for: service))
+        let (inner, captureNote) = try capture.handler(service: service, apiKeys: Set(keys))
+        if let captureNote { FileHandle.standardError.write(Data("vietmap-sim: \(captureNote)\n".utf8)) }
+        let server = HTTPServer(configuration: configuration, handler: scenarios.handler(wrapping: inner))
         try server.start()
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         print("vietmap-sim listening on http://\(shownHost):\(server.port)")
