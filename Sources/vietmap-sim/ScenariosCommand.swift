@@ -7,15 +7,16 @@ enum ScenariosCommand {
         let options = try CommandLineArguments(arguments, valued: ["scenarios", "out", "name", "host"], boolean: ["help"])
         if options.has("help") { print(Usage.scenarios); return 0 }
         guard let subcommand = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list or from-har")
+            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list, from-har or from-recording")
         }
         let paths = Array(options.positionals.dropFirst())
         switch subcommand {
         case "validate": return try validate(paths, directory: options.value("scenarios"))
         case "list": return try list(paths, directory: options.value("scenarios"))
-        case "from-har": return try ScenariosFromHAR.run(paths, options: options)
+        case "from-har": return try ScenariosFromCapture.run(paths, options: options, from: .har)
+        case "from-recording": return try ScenariosFromCapture.run(paths, options: options, from: .recordings)
         default:
-            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list or from-har")
+            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list, from-har or from-recording")
         }
     }
 

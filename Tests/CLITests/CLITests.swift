@@ -83,7 +83,7 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(outcome.stdout.contains("listening"))
     }
 
-    func testScenariosFromHARWritesAValidScenario() throws {
+    func testScenariosFromCaptureWritesAValidScenario() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

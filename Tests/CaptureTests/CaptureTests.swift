@@ -113,6 +113,19 @@ final class CaptureTests: XCTestCase {
         XCTAssertTrue(body.contains("\"paths\":null") && body.contains("point=10.7769,106.7009") && body.contains("point=10.7800,106.7009"), body)
         // The key check applies in replay too.
         XCTAssertEqual(try get(replay, "/api/autocomplete/v4?apikey=&text=ben%20thanh").status, 401)
+
+        // The same recordings as a scenario, for any client (`scenarios from-recording`).
+        let output = try ReplayScenarioBuilder.build(recordings: recordings, name: "session", source: directory.path)
+        let scenarios = try temporaryDirectory()
+        try Data(output.text.utf8).write(to: scenarios.appendingPathComponent("session.json"))
+        let library = ScenarioLibrary.load(directory: scenarios)
+        XCTAssertEqual(library.issues.map(\.description), [])
+        let service = try Self.service.get()
+        let engine = ScenarioEngine(library: library)
+        let scenarioServer = try start(engine.wrap(respond: { service.respond(to: $0) }))
+        let viaScenario = try Self.session.map { try get(scenarioServer, $0.replacingOccurrences(of: Self.clientKey, with: "scenario:session")) }
+        XCTAssertEqual(viaScenario.map(\.status), live.map(\.status))
+        XCTAssertEqual(viaScenario.map(\.body), live.map(\.body))
     }
 
     func testUnreachableUpstreamIs502OrTheSimulatorWithAHeader() throws {

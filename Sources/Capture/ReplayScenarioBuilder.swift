@@ -3,8 +3,8 @@ import HTTPServer
 import JSON
 import VietMapClient
 
-/// Turns a HAR 1.2 file (what Proxyman, Charles and browser developer tools export) into a
-/// scenario that replays its VietMap exchanges for any client.
+/// Turns a HAR 1.2 file (what Proxyman, Charles and browser developer tools export), or a folder
+/// of recordings, into a scenario that replays its VietMap exchanges for any client.
 ///
 /// - Entries whose host is not one of `hosts` (default `maps.vietmap.vn`), whose path is not one
 ///   of the three endpoints, or whose method is not GET are ignored (counted).
@@ -21,7 +21,7 @@ import VietMapClient
 /// - Bodies are taken from `content.text` (`encoding: "base64"` decoded); a body that is not
 ///   UTF-8, or is missing (some tools leave it out), is reported in `notes`: a missing body keeps
 ///   the simulator's answer with the recorded status.
-public enum HARScenarioBuilder {
+public enum ReplayScenarioBuilder {
     public struct Output: Sendable {
         /// The scenario document.
         public let scenario: JSONValue
@@ -54,15 +54,9 @@ public enum HARScenarioBuilder {
             throw Failure(description: "not a HAR file: no log.entries array")
         }
         let wantedHosts = Set(hosts.map { $0.lowercased() })
-
-        struct Step { var status: Int; var headers: [(String, String)]; var body: String?; var delay: Int }
-        struct Group { var request: VMRequest; var steps: [Step] }
-        var groups: [Group] = []
-        var positions: [String: Int] = [:]
+        var exchanges: [Exchange] = []
         var notes: [String] = []
         var ignored = 0
-        var exchanges = 0
-
         for (index, entry) in entries.enumerated() {
             guard let request = entry["request"], let response = entry["response"],
                   request["method"]?.stringValue?.uppercased() == "GET",
@@ -78,51 +72,92 @@ public enum HARScenarioBuilder {
                 ignored += 1
                 continue
             }
-            let vmRequest = VMRequest(endpoint, query.items.filter { $0.name.lowercased() != "apikey" }.map { VMParameter($0.name, $0.value) })
-
+            let vmRequest = VMRequest(endpoint, query.items.map { VMParameter($0.name, $0.value) })
             var headers: [(String, String)] = []
             for header in response["headers"]?.arrayValue ?? [] {
-                guard let headerName = header["name"]?.stringValue, let value = header["value"]?.stringValue else { continue }
-                if ["content-type", "retry-after"].contains(headerName.lowercased()),
-                   !headers.contains(where: { $0.0.lowercased() == headerName.lowercased() }) {
-                    headers.append((headerName.lowercased() == "content-type" ? "Content-Type" : "Retry-After", value))
-                }
+                guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue else { continue }
+                headers.append((name, value))
             }
-            if !headers.contains(where: { $0.0 == "Content-Type" }), let mime = response["content"]?["mimeType"]?.stringValue, !mime.isEmpty {
+            if !headers.contains(where: { $0.0.lowercased() == "content-type" }), let mime = response["content"]?["mimeType"]?.stringValue, !mime.isEmpty {
                 headers.append(("Content-Type", mime))
             }
-            var body: String?
+            var body: Data?
             if let text = response["content"]?["text"]?.stringValue {
                 if response["content"]?["encoding"]?.stringValue?.lowercased() == "base64" {
-                    if let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters), let decoded = String(data: bytes, encoding: .utf8) {
-                        body = decoded
-                    } else {
-                        notes.append("entry \(index) (\(endpoint.rawValue)): the body is not UTF-8 text; the simulator's answer is used with status \(status)")
-                    }
+                    body = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
+                    if body == nil { notes.append("entry \(index) (\(endpoint.rawValue)): the base64 body does not decode; the simulator's answer is used with status \(status)") }
                 } else {
-                    body = text
+                    body = Data(text.utf8)
                 }
             } else {
                 notes.append("entry \(index) (\(endpoint.rawValue)): no body in the HAR; the simulator's answer is used with status \(status)")
             }
             let wait = entry["timings"]?["wait"]?.doubleValue ?? -1
             let total = entry["time"]?.doubleValue ?? 0
-            let delay = Int((wait >= 0 ? wait : max(0, total)).rounded())
-            let step = Step(status: status, headers: headers, body: body, delay: min(delay, 60_000))
+            exchanges.append(Exchange(label: "entry \(index)", request: vmRequest, status: status, headers: headers, body: body,
+                                      delayMilliseconds: wait >= 0 ? wait : max(0, total)))
+        }
+        guard !exchanges.isEmpty else {
+            throw Failure(description: "no VietMap exchanges (GET \(VMEndpoint.allCases.map(\.rawValue).joined(separator: ", ")) on \(wantedHosts.sorted().joined(separator: ", "))) among \(entries.count) entries")
+        }
+        return build(exchanges, name: name, source: source, ignored: ignored, notes: notes)
+    }
 
-            let key = VMRecording(request: vmRequest, response: VMRawResponse(status: 0, body: Data())).suggestedFileName
+    /// A scenario from recordings (`serve --record`, `RecordingVietMapProvider`), in their order;
+    /// the recorded latency becomes the delay.
+    public static func build(recordings: [VMRecording], name: String, source: String) throws(Failure) -> Output {
+        guard !recordings.isEmpty else { throw Failure(description: "no recordings in \(source)") }
+        let exchanges = recordings.enumerated().map { index, recording in
+            Exchange(label: "recording \(index + 1)", request: recording.request, status: recording.response.status,
+                     headers: recording.response.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                     body: recording.response.body, delayMilliseconds: recording.latencyMilliseconds ?? 0)
+        }
+        return build(exchanges, name: name, source: source, ignored: 0, notes: [])
+    }
+
+    /// One captured answer, whatever it was read from.
+    struct Exchange {
+        let label: String
+        let request: VMRequest
+        let status: Int
+        let headers: [(String, String)]
+        /// nil: not captured.
+        let body: Data?
+        let delayMilliseconds: Double
+    }
+
+    static func build(_ exchanges: [Exchange], name: String, source: String, ignored: Int, notes initialNotes: [String]) -> Output {
+        struct Step { var status: Int; var headers: [(String, String)]; var body: String?; var delay: Int }
+        struct Group { var request: VMRequest; var steps: [Step] }
+        var groups: [Group] = []
+        var positions: [String: Int] = [:]
+        var notes = initialNotes
+        for exchange in exchanges {
+            // The key is never copied; the scenario answers whatever key selects it.
+            let request = VMRequest(exchange.request.endpoint, exchange.request.parameters.filter { $0.name.lowercased() != "apikey" })
+            var headers: [(String, String)] = []
+            for (name, value) in exchange.headers where ["content-type", "retry-after"].contains(name.lowercased()) {
+                let canonical = name.lowercased() == "content-type" ? "Content-Type" : "Retry-After"
+                if !headers.contains(where: { $0.0 == canonical }) { headers.append((canonical, value)) }
+            }
+            var body: String?
+            if let data = exchange.body {
+                body = String(data: data, encoding: .utf8)
+                if body == nil {
+                    notes.append("\(exchange.label) (\(request.endpoint.rawValue)): the body is not UTF-8 text; the simulator's answer is used with status \(exchange.status)")
+                }
+            }
+            let delay = exchange.delayMilliseconds.isFinite ? Int(min(max(exchange.delayMilliseconds, 0), 60_000).rounded()) : 0
+            let step = Step(status: exchange.status, headers: headers, body: body, delay: delay)
+            let key = VMRecording(request: request, response: VMRawResponse(status: 0, body: Data())).suggestedFileName
             if let position = positions[key] {
                 groups[position].steps.append(step)
             } else {
                 positions[key] = groups.count
-                groups.append(Group(request: vmRequest, steps: [step]))
+                groups.append(Group(request: request, steps: [step]))
             }
-            exchanges += 1
         }
-        guard !groups.isEmpty else {
-            throw Failure(description: "no VietMap exchanges (GET \(VMEndpoint.allCases.map(\.rawValue).joined(separator: ", ")) on \(wantedHosts.sorted().joined(separator: ", "))) among \(entries.count) entries")
-        }
-
+        let exchangeCount = exchanges.count
         // Parameters each endpoint's requests have, for `absent` conditions.
         var namesByEndpoint: [VMEndpoint: Set<String>] = [:]
         for group in groups { namesByEndpoint[group.request.endpoint, default: []].formUnion(group.request.parameters.map(\.name)) }
@@ -171,12 +206,12 @@ public enum HARScenarioBuilder {
                 ("sequence", .object(JSONObject([("steps", .array(stepValues)), ("afterLast", "stick")]))),
             ])))
         }
-        let description = "Replays \(exchanges) VietMap exchange\(exchanges == 1 ? "" : "s") recorded in \(source) (\(groups.count) distinct request\(groups.count == 1 ? "" : "s")); other requests get normal answers."
+        let description = "Replays \(exchangeCount) VietMap exchange\(exchangeCount == 1 ? "" : "s") recorded in \(source) (\(groups.count) distinct request\(groups.count == 1 ? "" : "s")); other requests get normal answers."
         let scenario: JSONValue = .object(JSONObject([("name", .string(name)), ("description", .string(description)), ("rules", .array(rules))]))
         var text = "{\n  \"name\": \(JSONSerializer.string(.string(name))),\n  \"description\": \(JSONSerializer.string(.string(description))),\n  \"rules\": [\n"
         text += rules.map { "    " + JSONSerializer.string($0) }.joined(separator: ",\n")
         text += "\n  ]\n}\n"
-        return Output(scenario: scenario, text: text, exchanges: exchanges, ignored: ignored, notes: notes)
+        return Output(scenario: scenario, text: text, exchanges: exchangeCount, ignored: ignored, notes: notes)
     }
 
     /// A scenario name from a file name: letters, digits, `.`, `_`, `-`; others become `-`.

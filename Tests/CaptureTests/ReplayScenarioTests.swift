@@ -9,7 +9,7 @@ import VietMapClient
 import XCTest
 
 /// A HAR 1.2 file becomes a scenario that validates and reproduces its VietMap exchanges.
-final class HARScenarioTests: XCTestCase {
+final class ReplayScenarioTests: XCTestCase {
     static let failingRoute = #"{"license":"vietmap","code":"OK","messages":null,"paths":[{"distance":"1334.6","time":961000}]}"#
     static let route500 = #"{"license":"vietmap","code":"ERROR_UNKNOWN","messages":"internal error","paths":null}"#
     static let placeBody = #"{"display":"Chợ Bến Thành","name":"Chợ Bến Thành","hs_num":"","street":"","address":"","city_id":79,"city":"Hồ Chí Minh","district_id":0,"district":"","ward_id":26743,"ward":"Bến Thành","lat":10.7725,"lng":106.698}"#
@@ -44,7 +44,7 @@ final class HARScenarioTests: XCTestCase {
             Self.entry("https://maps.vietmap.vn/api/place/v4?apikey=FIELD-KEY&refid=auto:abc", status: 200,
                        text: Data(Self.placeBody.utf8).base64EncodedString(), encoding: "base64"),
         ])]]
-        let output = try HARScenarioBuilder.build(har: Data(JSONSerializer.bytes(har)), name: "field-route", source: "session.har")
+        let output = try ReplayScenarioBuilder.build(har: Data(JSONSerializer.bytes(har)), name: "field-route", source: "session.har")
         XCTAssertEqual(output.exchanges, 4)
         XCTAssertEqual(output.ignored, 2, "another host and a non-endpoint path")
         XCTAssertEqual(output.notes, [])
@@ -107,11 +107,11 @@ final class HARScenarioTests: XCTestCase {
     }
 
     func testNotAHAROrNothingFromVietMapIsAClearError() {
-        XCTAssertThrowsError(try HARScenarioBuilder.build(har: Data("{}".utf8), name: "x", source: "a.har")) { error in
+        XCTAssertThrowsError(try ReplayScenarioBuilder.build(har: Data("{}".utf8), name: "x", source: "a.har")) { error in
             XCTAssertTrue("\(error)".contains("no log.entries"), "\(error)")
         }
         let other: JSONValue = ["log": ["entries": [Self.entry("https://example.com/api/route/v4?point=1,2", status: 200, text: "{}")]]]
-        XCTAssertThrowsError(try HARScenarioBuilder.build(har: Data(JSONSerializer.bytes(other)), name: "x", source: "a.har")) { error in
+        XCTAssertThrowsError(try ReplayScenarioBuilder.build(har: Data(JSONSerializer.bytes(other)), name: "x", source: "a.har")) { error in
             XCTAssertTrue("\(error)".contains("no VietMap exchanges"), "\(error)")
         }
     }
