@@ -15,6 +15,7 @@ import PackageDescription
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
+///   HTTPServer, JSON, VietMapClient → Capture  (upstream forwarding, recording, replay in front of any handler)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
@@ -39,16 +40,17 @@ let package = Package(
         .target(name: "Polyline"),
         .target(name: "Routing"),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "CZlib"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "Capture"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -68,6 +70,8 @@ let package = Package(
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
+        .testTarget(name: "CaptureTests",
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
     ]

@@ -4,17 +4,19 @@ import Scenarios
 /// `vietmap-sim scenarios validate [FILE|DIR…]` and `vietmap-sim scenarios list [DIR]`.
 enum ScenariosCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["scenarios"], boolean: ["help"])
+        let options = try CommandLineArguments(arguments, valued: ["scenarios", "out", "name", "host"], boolean: ["help"])
         if options.has("help") { print(Usage.scenarios); return 0 }
         guard let subcommand = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate or list")
+            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list, from-har or from-recording")
         }
         let paths = Array(options.positionals.dropFirst())
         switch subcommand {
         case "validate": return try validate(paths, directory: options.value("scenarios"))
         case "list": return try list(paths, directory: options.value("scenarios"))
+        case "from-har": return try ScenariosFromCapture.run(paths, options: options, from: .har)
+        case "from-recording": return try ScenariosFromCapture.run(paths, options: options, from: .recordings)
         default:
-            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate or list")
+            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list, from-har or from-recording")
         }
     }
 
