@@ -8,7 +8,7 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
+        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"], boolean: ["help", "admin"])
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -46,7 +46,7 @@ enum ServeCommand {
             maxSnap = value
         }
 
-        let scenarios = try ServeScenarios(options: options, apiKeys: keys)
+        let scenarios = try ServeScenarios(options: options, apiKeys: keys, host: configuration.host)
 
         let databasePath: String
         if let db = options.value("db") {
