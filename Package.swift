@@ -13,7 +13,7 @@ import PackageDescription
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
-///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, JSON, Polyline → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit"]),
@@ -63,7 +63,7 @@ let package = Package(
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
     ]
