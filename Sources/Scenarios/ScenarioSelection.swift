@@ -127,14 +127,15 @@ struct ScenarioSelection: Sendable {
         return .selected(selection, forwarded)
     }
 
-    /// `scenario 'nope' is not loaded; loaded: a, b, … (N)`, bounded in length.
+    /// `unknown scenario 'nope': not loaded; loaded: a, b, … (N in all)`, bounded in length
+    /// (the "unknown scenario" prefix is what clients such as the contract runner probe for).
     static func notLoadedMessage(_ name: String, library: ScenarioLibrary) -> String {
         let names = library.scenarios.map(\.name)
         let shownName = name.count > 100 ? name.prefix(100) + "…" : Substring(name)
-        guard !names.isEmpty else { return "scenario '\(shownName)' is not loaded; no scenarios are loaded" }
+        guard !names.isEmpty else { return "unknown scenario '\(shownName)': not loaded; no scenarios are loaded" }
         var list = names.prefix(listedNames).joined(separator: ", ")
         if names.count > listedNames { list += ", … (\(names.count) in all)" }
-        return "scenario '\(shownName)' is not loaded; loaded: \(list)"
+        return "unknown scenario '\(shownName)': not loaded; loaded: \(list)"
     }
 
     /// How an `apikey` value is shown in the journal and the admin API: a real key is `***`,

@@ -27,7 +27,7 @@ final class KeyCheckTests: XCTestCase {
         XCTAssertNil(unknown.header("Access-Control-Allow-Origin"), "a 401 carries no CORS header, as live")
         XCTAssertEqual(try unknown.json()["code"], "UNAUTHORIZED")
         let message = try XCTUnwrap(try unknown.json()["message"]?.stringValue)
-        XCTAssertTrue(message.hasPrefix("scenario 'nope' is not loaded; loaded: autocomplete-500, autocomplete-no-ref-id, "), message)
+        XCTAssertTrue(message.hasPrefix("unknown scenario 'nope': not loaded; loaded: autocomplete-500, autocomplete-no-ref-id, "), message)
         XCTAssertTrue(message.contains("in all)"), "more than 12 built-ins: the list is cut and counted: \(message)")
 
         // The route endpoint answers in its own envelope.
@@ -35,16 +35,16 @@ final class KeyCheckTests: XCTestCase {
         XCTAssertEqual(route.status, 401)
         XCTAssertEqual(try route.json()["paths"], .null)
         XCTAssertEqual(try route.json()["code"], "UNAUTHORIZED")
-        XCTAssertTrue(try route.json()["messages"]?.stringValue?.contains("'nope' is not loaded") ?? false)
+        XCTAssertTrue(try route.json()["messages"]?.stringValue?.contains("unknown scenario 'nope': not loaded") ?? false)
 
         // Header: 401 too; path prefix: 404 with the same explanation.
         let header = try request(server, "GET", search + "dev", headers: ["X-VietMap-Sim-Scenario: nope"])
         XCTAssertEqual(header.status, 401)
-        XCTAssertTrue(try header.json()["message"]?.stringValue?.contains("'nope' is not loaded") ?? false)
+        XCTAssertTrue(try header.json()["message"]?.stringValue?.contains("unknown scenario 'nope': not loaded") ?? false)
         let path = try get(server, "/__scenario/nope/api/autocomplete/v4?apikey=dev&text=ben")
         XCTAssertEqual(path.status, 404)
         XCTAssertEqual(try path.json()["code"], "NOT_FOUND")
-        XCTAssertTrue(try path.json()["message"]?.stringValue?.contains("'nope' is not loaded; loaded: ") ?? false)
+        XCTAssertTrue(try path.json()["message"]?.stringValue?.contains("unknown scenario 'nope': not loaded; loaded: ") ?? false)
     }
 
     func testUnknownNameMessagesAreBounded() throws {
@@ -61,7 +61,7 @@ final class KeyCheckTests: XCTestCase {
         let server = try startServer(ScenarioEngine(library: ScenarioLibrary()))
         let response = try get(server, search + "scenario:empty-route")
         XCTAssertEqual(response.status, 401)
-        XCTAssertEqual(try response.json()["message"], "scenario 'empty-route' is not loaded; no scenarios are loaded")
+        XCTAssertEqual(try response.json()["message"], "unknown scenario 'empty-route': not loaded; no scenarios are loaded")
         XCTAssertEqual(try get(server, search + "dev").status, 200, "ordinary keys are not affected")
     }
 
