@@ -77,6 +77,8 @@ final class KeyCheckTests: XCTestCase {
         XCTAssertEqual(try get(server, search + "scenario:autocomplete-500:wrong").status, 401, "a wrong embedded key")
         XCTAssertEqual(try get(server, search + "other").status, 401, "other keys are still checked")
         XCTAssertEqual(try get(server, search + "team").status, 200)
+        XCTAssertEqual(try request(server, "OPTIONS", search + "scenario:autocomplete-500").status, 204,
+                       "a CORS preflight (which cannot carry the header) gets the normal answer")
         XCTAssertEqual(engine.stateCounts.kept, 0, "refused requests leave no state")
     }
 
