@@ -7,8 +7,9 @@ import JSON
 public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
 /// Fault injection in front of any request handler: picks the scenario of each request (by
-/// path prefix, API key or server default), lets its first matching rule shape the answer,
-/// records every request in a journal, and serves the admin API under `/__sim/`.
+/// path prefix, header, API key or server default — after the key check, see
+/// `ScenarioSelection`), lets its first matching rule shape the answer, records every request
+/// in a journal, and serves the admin API under `/__sim/` behind `AdminGuard`.
 ///
 /// Decisions are taken atomically when a request arrives; delays and dribbled bodies are
 /// timers, so they hold no server thread.
