@@ -204,8 +204,9 @@ public final class ScenarioEngine: @unchecked Sendable {
         let outcome = ScenarioSelection.select(request, library: library, defaultName: activeScenario,
                                                apiKeys: configuration.apiKeys)
         switch outcome {
-        case .none(let forwarded), .refused(_, let forwarded) where request.method == "OPTIONS":
-            // CORS preflights carry no custom headers and get the normal answer.
+        case .none(let forwarded),
+             // CORS preflights carry no custom headers and get the normal answer.
+             .refused(_, let forwarded) where request.method == "OPTIONS":
             let endpoint = APIEndpoint(path: forwarded.path)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
