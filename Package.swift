@@ -13,7 +13,7 @@ import PackageDescription
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
-///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, JSON, Polyline → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
 ///   HTTPServer, JSON, VietMapClient → Capture  (upstream forwarding, recording, replay in front of any handler)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
@@ -67,7 +67,7 @@ let package = Package(
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",
