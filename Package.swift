@@ -15,6 +15,9 @@ import PackageDescription
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
+///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
+///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
+///   ContractKit                         (the contract suite; runs an app's decoders in forked children)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
 let package = Package(
@@ -23,6 +26,8 @@ let package = Package(
     products: [
         .executable(name: "vietmap-sim", targets: ["vietmap-sim"]),
         .library(name: "VietMapClient", targets: ["VietMapClient"]),
+        .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "VietMapSimulator", targets: ["VietMapSimulator"]),
     ],
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -44,9 +49,12 @@ let package = Package(
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
+        .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
+        .target(name: "VietMapSimulator",
+                dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "VietMapSimulator"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -65,6 +73,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
         .testTarget(name: "ContractTests",
-                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
+                                   "VietMapSimulator", "BuiltInScenarios"]),
     ]
 )

@@ -1,11 +1,9 @@
-import Dataset
-import DefaultData
 import Dispatch
 import Foundation
 import HTTPServer
-import VietMapAPI
+import VietMapSimulator
 
-/// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
+/// `vietmap-sim serve`: start a `SimulatorServer` from the options, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
@@ -46,24 +44,13 @@ enum ServeCommand {
             maxSnap = value
         }
 
-        let scenarios = try ServeScenarios(options: options, apiKeys: keys)
-
-        let databasePath: String
-        if let db = options.value("db") {
-            guard FileManager.default.isReadableFile(atPath: db) else {
-                throw CLIError("dataset not found or not readable: \(db)")
-            }
-            databasePath = db
-        } else {
-            databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles).path
-        }
-
-        let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
-                                         maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
-        let server = HTTPServer(configuration: configuration, handler: scenarios.handler(for: service))
-        try server.start()
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        print("vietmap-sim listening on http://\(shownHost):\(server.port)")
+        let scenarios = try ServeScenarios(options: options)
+        var simulator = SimulatorServer.Configuration(http: configuration, databasePath: options.value("db"), apiKeys: keys,
+                                                      maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
+        scenarios.apply(to: &simulator)
+        let server = try SimulatorServer.start(simulator)
+        scenarios.started(server)
+        print("vietmap-sim listening on \(server.baseURL.absoluteString)")
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
         waitForTermination()
