@@ -54,7 +54,7 @@ let package = Package(
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "VietMapSimulator"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "VietMapSimulator", "BuiltInScenarios"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -74,6 +74,6 @@ let package = Package(
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
-                                   "VietMapSimulator", "BuiltInScenarios"]),
+                                  "VietMapSimulator", "BuiltInScenarios"]),
     ]
 )
