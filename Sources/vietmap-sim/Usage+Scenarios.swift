@@ -14,8 +14,9 @@ extension Usage {
         """
 
     static let serveScenarioOptions = """
-          --scenarios DIR  scenario files (default ./Scenarios when it exists); reloaded when they
-                           change (polled every second) and on SIGHUP
+          --scenarios DIR  scenario files that add to the built-in ones (embedded in the binary) or
+                           override them by name (default ./Scenarios when it exists); reloaded
+                           when they change (polled every second) and on SIGHUP
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG]
                            or the path prefix /__scenario/NAME[@TAG]/…
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
