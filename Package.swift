@@ -17,6 +17,9 @@ import PackageDescription
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
 ///   HTTPServer, JSON, VietMapClient → Capture  (upstream forwarding, recording, replay in front of any handler)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
+///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
+///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
+///   ContractKit                         (the contract suite; runs an app's decoders in forked children)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
 let package = Package(
@@ -25,6 +28,8 @@ let package = Package(
     products: [
         .executable(name: "vietmap-sim", targets: ["vietmap-sim"]),
         .library(name: "VietMapClient", targets: ["VietMapClient"]),
+        .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "VietMapSimulator", targets: ["VietMapSimulator"]),
     ],
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -48,9 +53,13 @@ let package = Package(
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient"]),
+        .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
+        .target(name: "VietMapSimulator",
+                dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "Capture"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -73,6 +82,7 @@ let package = Package(
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "ContractTests",
-                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
+                                  "VietMapSimulator", "BuiltInScenarios"]),
     ]
 )

@@ -1,3 +1,4 @@
+import BuiltInScenarios
 import ContractKit
 import Dispatch
 import Foundation
@@ -53,7 +54,7 @@ enum ContractCommand {
         let suite = try ContractSuite(target: target, contracts: contracts,
                                       options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout))
         let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+            .first { FileManager.default.fileExists(atPath: $0.path) } ?? BuiltInScenarios.directory
         let wantScenarios = options.has("scenarios")
 
         let report = blocking { () async -> ContractReport in
