@@ -514,7 +514,7 @@ public struct ContractSuite: Sendable {
 
     // MARK: - Scenarios
 
-    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG`, a fresh client state per
+    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG:KEY`, a fresh client state per
     /// run) and reports which scenarios the models survive. Informational: nothing here fails a run.
     /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
     public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
@@ -531,7 +531,7 @@ public struct ContractSuite: Sendable {
                 let index = next, name = names[index]
                 next += 1
                 group.addTask {
-                    let provider = ContractHTTPProvider(baseURL: url, apiKey: "scenario:\(name)@\(tag)", timeout: self.options.timeout)
+                    let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout)
                     let started = Date()
                     var context = base
                     context.statistics = CallStatistics()
@@ -561,7 +561,7 @@ public struct ContractSuite: Sendable {
     /// run scenarios at all (then every `scenario:` key would be answered normally).
     public func scenarioNames(directory: URL?) async throws -> [String] {
         guard case .simulator(let url) = target else { throw ContractError("scenarios need a simulator target") }
-        let probe = ContractHTTPProvider(baseURL: url, apiKey: "scenario:__contract-probe__", timeout: options.timeout)
+        let probe = ContractHTTPProvider(baseURL: url, apiKey: scenarioKey("__contract-probe__", tag: nil), timeout: options.timeout)
         let answer = try await probe.send(VMRequest(.autocomplete, [VMParameter("text", "a")]))
         let message = (try? JSONParser.parse(answer.body))?["message"]?.stringValue ?? ""
         guard answer.status == 401, message.contains("unknown scenario") else {
@@ -576,6 +576,13 @@ public struct ContractSuite: Sendable {
         }
         guard !names.isEmpty else { throw ContractError("no scenario files in \(directory.path)") }
         return names
+    }
+
+    /// `scenario:NAME@TAG:KEY` — the real key after the scenario, so that a simulator started with
+    /// `--api-key KEY` applies the scenario (a bare `scenario:` key is a 401 there); without
+    /// `--api-key` the suffix is only part of the client tag.
+    private func scenarioKey(_ name: String, tag: String?) -> String {
+        "scenario:\(name)" + (tag.map { "@\($0)" } ?? "") + ":\(options.simulatorAPIKey)"
     }
 
     private func adminScenarioNames(_ url: URL) async throws -> [String] {

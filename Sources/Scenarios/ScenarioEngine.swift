@@ -192,6 +192,14 @@ public final class ScenarioEngine: @unchecked Sendable {
         Double(nanoseconds &- started) / 1e6
     }
 
+    /// The admin API's refusal (Host, Origin, token, simple-request checks; see `AdminGuard`)
+    /// for `request`, for other `/__sim/` paths served beside the engine (the dashboard); nil
+    /// when it may pass. `tokenRequired: false` for files that hold no data.
+    public func adminRefusal(for request: HTTPRequest, tokenRequired: Bool = true) -> HTTPResponse? {
+        let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
+        return guardian.check(request, tokenRequired: tokenRequired).map(AdminAPI.refusal)
+    }
+
     // MARK: Request path
 
     private func handle(_ request: HTTPRequest, inner: @escaping ScenarioInner,

@@ -150,7 +150,17 @@ public final class SimulatorServer: @unchecked Sendable {
                 service.respond(to: HTTPRequest(method: "GET", path: "/api/place/v4",
                                                 query: QueryParameters([("apikey", key), ("refid", refid)])))
             }
-            handler = dashboard.wrap(handler)
+            // The dashboard's paths pass the admin API's guard (Host, Origin, token) first; the
+            // page's own files need no token (a browser navigates to them without one).
+            let page = dashboard.wrap(handler), engine = self.engine
+            handler = { request, handle in
+                if Dashboard.handles(request.path),
+                   let refusal = engine.adminRefusal(for: request, tokenRequired: !Dashboard.isPageFile(request.path)) {
+                    handle.send(refusal)
+                } else {
+                    page(request, handle)
+                }
+            }
         }
         server = HTTPServer(configuration: configuration.http, handler: handler)
         do {

@@ -124,7 +124,7 @@ extension Usage {
           --junit PATH       also write a JUnit XML report
           --json PATH        also write a JSON report
           --scenarios        simulator only: run the corpus again under every scenario
-                             (apikey=scenario:NAME, names from /__sim/scenarios or ./Scenarios) and show
+                             (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show
                              which ones the reference models survive — informational, never changes
                              the exit status
           --timeout S        per-request timeout in seconds (default 15)
