@@ -1,6 +1,6 @@
 import Foundation
 
-/// Settings for an `HTTPServer`.
+/// Settings for an `HTTPServer`. Every limit is documented in docs/limits.md.
 public struct HTTPServerConfiguration: Sendable {
     /// IPv4 or IPv6 literal to listen on (`"localhost"` means `127.0.0.1`).
     public var host: String
@@ -14,18 +14,35 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxURLLength: Int
     /// Per-connection memory for the request line, headers and I/O buffers
     /// (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`); should exceed `maxURLLength` comfortably.
+    /// Query parameters cost none of it (the server parses the query itself).
     public var maxHeaderBytes: Int
     /// Largest accepted request body. Larger bodies get
     /// `413 {"code":"INVALID_REQUEST","message":"request body too large"}`: at once when
     /// `Content-Length` says so (the connection is then closed), after reading and
     /// discarding the rest for chunked bodies.
     public var maxBodyBytes: Int
-    /// Idle seconds before a connection is closed (0 = never). Suspended requests don't time out.
+    /// Idle seconds before a connection is closed (0 = never); every byte received or sent
+    /// restarts it. Suspended requests don't time out.
     public var connectionTimeout: Int
+    /// Most connections open at once. Beyond it, the connection that has waited longest for
+    /// a request head is closed to make room (or the new one, when all are busy).
+    public var maxConnections: Int
+    /// Most connections open at once from one client address (0 = no per-address limit).
+    /// Connections beyond it are closed as soon as they are accepted.
+    public var maxConnectionsPerClient: Int
+    /// Seconds a client has to send a complete request head, counted from the connection's
+    /// opening or the end of the previous response (0 = no deadline). Trickling bytes does
+    /// not extend it; it also ends idle keep-alive connections.
+    public var headerTimeout: TimeInterval
+    /// Seconds a client has to send the request body once the head is in (0 = no deadline).
+    public var bodyTimeout: TimeInterval
+    /// Serve HTTPS with this key and certificate chain instead of plain HTTP.
+    public var tls: TLSCredentials?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 32 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
-                connectionTimeout: Int = 30) {
+                maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
+                connectionTimeout: Int = 30, maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256,
+                headerTimeout: TimeInterval = 10, bodyTimeout: TimeInterval = 30, tls: TLSCredentials? = nil) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -33,5 +50,21 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.connectionTimeout = connectionTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.tls = tls
+    }
+}
+
+/// A PEM private key and certificate (chain) for serving HTTPS.
+public struct TLSCredentials: Sendable {
+    public var keyPEM: String
+    public var certificatePEM: String
+
+    public init(keyPEM: String, certificatePEM: String) {
+        self.keyPEM = keyPEM
+        self.certificatePEM = certificatePEM
     }
 }
