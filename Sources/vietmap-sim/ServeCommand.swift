@@ -8,7 +8,7 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"]).union(ServeTransportOptions.valued), boolean: Set(["help", "admin"]).union(ServeTransportOptions.boolean))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -26,6 +26,7 @@ enum ServeCommand {
             }
             configuration.threads = threads
         }
+        let transport = try ServeTransportOptions(options, configuration: &configuration)
         let keys = options.all("api-key")
         if keys.contains(where: \.isEmpty) {
             throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
@@ -63,27 +64,18 @@ enum ServeCommand {
         let server = HTTPServer(configuration: configuration, handler: scenarios.handler(for: service))
         try server.start()
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        print("vietmap-sim listening on http://\(shownHost):\(server.port)")
+        if let caPath = transport.caCertificatePath {
+            print("TLS certificate authority to trust on devices: \(caPath) (see docs/tls.md)")
+        }
+        print("vietmap-sim listening on \(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)")
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
-        waitForTermination()
-        server.stop()
+        TerminationSignals.waitForFirst()
+        let cutOff = server.stop(drainTimeout: transport.drainTimeout)
+        if cutOff > 0 {
+            FileHandle.standardError.write(Data("vietmap-sim: drain timeout: closed \(cutOff) connection(s) still open\n".utf8))
+        }
         scenarios.stop()
         return 0
-    }
-
-    /// Blocks until SIGINT or SIGTERM.
-    private static func waitForTermination() {
-        let done = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { done.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        done.wait()
-        sources.forEach { $0.cancel() }
     }
 }
