@@ -27,6 +27,8 @@ final class TrackedConnection: @unchecked Sendable {
     var requestStarted = false
     /// The guard has shut the socket down; MHD will notice and close the connection.
     var closing = false
+    /// MHD has closed the connection.
+    var removed = false
 
     init(socket: Int32, now: UInt64) {
         self.socket = socket
@@ -55,6 +57,10 @@ final class ConnectionGuard: @unchecked Sendable {
 
     private let lock = NSLock()
     private var connections: [ObjectIdentifier: TrackedConnection] = [:]
+    /// Connections in the order they started waiting for a request head, with the `since`
+    /// of that wait; entries whose connection moved on are skipped (and pruned) lazily.
+    private var waiting: [(connection: TrackedConnection, since: UInt64)] = []
+    private var waitingHead = 0
     private var liveCount = 0
     private var evictedCount = 0
     private var timedOutCount = 0
@@ -77,20 +83,45 @@ final class ConnectionGuard: @unchecked Sendable {
         lock.withLock {
             connections[ObjectIdentifier(connection)] = connection
             liveCount += 1
-            guard liveCount > maxConnections else { return }
-            let victim = connections.values
-                .filter { !$0.closing && $0.phase == .awaitingHead && $0 !== connection }
-                .min { $0.since < $1.since }
-            shutDown(victim ?? connection)
-            evictedCount += 1
+            if liveCount > maxConnections {
+                shutDown(longestWaiting() ?? connection)
+                evictedCount += 1
+            }
+            enqueueWaiting(connection)
         }
         return connection
+    }
+
+    /// The connection that has waited longest for a request head (not yet closing), in
+    /// amortized constant time. Call with `lock` held.
+    private func longestWaiting() -> TrackedConnection? {
+        while waitingHead < waiting.count {
+            let entry = waiting[waitingHead]
+            waitingHead += 1
+            if isWaiting(entry) { return entry.connection }
+        }
+        return nil
+    }
+
+    private func isWaiting(_ entry: (connection: TrackedConnection, since: UInt64)) -> Bool {
+        let connection = entry.connection
+        return !connection.closing && !connection.removed && connection.phase == .awaitingHead && connection.since == entry.since
+    }
+
+    /// Call with `lock` held, after `connection` started waiting for a head.
+    private func enqueueWaiting(_ connection: TrackedConnection) {
+        waiting.append((connection, connection.since))
+        if waiting.count > 2 * connections.count + 64 {
+            waiting = waiting[waitingHead...].filter(isWaiting)
+            waitingHead = 0
+        }
     }
 
     /// MHD is closing the connection (before it closes the socket).
     func closed(_ connection: TrackedConnection) {
         lock.withLock {
             guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+            connection.removed = true
             if !connection.closing { liveCount -= 1 }
         }
     }
@@ -119,6 +150,7 @@ final class ConnectionGuard: @unchecked Sendable {
             connection.phase = .awaitingHead
             connection.requestStarted = false
             connection.since = Self.now()
+            if !connection.removed { enqueueWaiting(connection) }
         }
     }
 
