@@ -112,7 +112,7 @@ public final class HTTPServer: @unchecked Sendable {
         let endpoint = "\(config.host):\(config.port)"
         guard config.threads >= 1, config.maxURLLength > 0, config.maxHeaderBytes > 0, config.maxBodyBytes >= 0,
               config.connectionTimeout >= 0, config.maxConnections >= 1, config.maxConnectionsPerClient >= 0,
-              config.headerTimeout >= 0, config.bodyTimeout >= 0
+              config.headerTimeout >= 0, config.bodyTimeout >= 0, config.listenBacklog >= 0
         else { throw HTTPServerError("invalid HTTP server configuration for \(endpoint): limits must be positive") }
         guard let address = ListeningAddress(host: config.host, port: config.port) else {
             throw HTTPServerError("invalid host \"\(config.host)\": expected an IPv4 or IPv6 address literal")
@@ -173,6 +173,7 @@ public final class HTTPServer: @unchecked Sendable {
             options.timeout_seconds = UInt32(clamping: config.connectionTimeout)
             options.connection_limit = UInt32(clamping: hardLimit)
             options.per_ip_connection_limit = UInt32(clamping: config.maxConnectionsPerClient)
+            options.listen_backlog = UInt32(clamping: config.listenBacklog)
             if config.tls != nil {
                 options.tls_key_pem = UnsafePointer(keyPEM)
                 options.tls_cert_pem = UnsafePointer(certificatePEM)

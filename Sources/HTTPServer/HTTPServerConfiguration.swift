@@ -6,7 +6,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String
     /// Port to listen on; 0 picks a free ephemeral port (read it from `HTTPServer.port`).
     public var port: UInt16
-    /// Number of MHD worker threads (each runs its own event loop).
+    /// Number of MHD worker threads (each runs its own event loop). The default is the
+    /// number of CPUs but at least 4: each loop accepts only a few new connections per turn,
+    /// so under overload more loops keep the kernel's accept queue short.
     public var threads: Int
     /// Longest accepted request target (path + query, in bytes). Longer ones get
     /// `414 {"code":"INVALID_REQUEST","message":"request URI too long"}`. Targets that do
@@ -36,13 +38,19 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeout: TimeInterval
     /// Seconds a client has to send the request body once the head is in (0 = no deadline).
     public var bodyTimeout: TimeInterval
+    /// Connections the kernel may queue before the server accepts them (`listen(2)`
+    /// backlog); 0 = the system's maximum (SOMAXCONN). A short queue makes excess clients
+    /// fail to connect under overload instead of waiting in the queue, but a flood of
+    /// short-lived connections then also drops other clients' SYNs (a 1 s retransmit).
+    public var listenBacklog: Int
     /// Serve HTTPS with this key and certificate chain instead of plain HTTP.
     public var tls: TLSCredentials?
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = max(4, ProcessInfo.processInfo.activeProcessorCount),
                 maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
                 connectionTimeout: Int = 30, maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256,
-                headerTimeout: TimeInterval = 10, bodyTimeout: TimeInterval = 30, tls: TLSCredentials? = nil) {
+                headerTimeout: TimeInterval = 10, bodyTimeout: TimeInterval = 30, listenBacklog: Int = 0,
+                tls: TLSCredentials? = nil) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -54,6 +62,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxConnectionsPerClient = maxConnectionsPerClient
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.listenBacklog = listenBacklog
         self.tls = tls
     }
 }

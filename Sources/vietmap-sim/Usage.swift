@@ -31,7 +31,7 @@ enum Usage {
           --db PATH        dataset built by `vietmap-sim import`
           --api-key KEY    accepted API key; repeatable. Without it any non-empty key is accepted;
                            a missing or empty key is always answered with 401
-          --threads N      HTTP worker threads (default: number of CPUs)
+          --threads N      HTTP worker threads (default: number of CPUs, at least 4)
           --max-points N   most `point`s a route may have; more is MAX_POINTS_EXCEED (default 25)
           --max-snap-distance METRES
                            a route point farther than this from a usable road is an error
