@@ -55,7 +55,7 @@ static inline void vmsim_mhd_log_callback(void *cls, const char *fmt, va_list ap
 
 /* The settings vmsim_start_daemon passes to MHD; 0 / NULL leaves MHD's default. */
 struct vmsim_daemon_options {
-  const struct sockaddr *bind_addr;     /* the listening address (its port must equal `port`); NULL with MHD_USE_NO_LISTEN_SOCKET */
+  const struct sockaddr *bind_addr;     /* the listening address (its port must equal `port`) */
   unsigned int thread_pool_size;
   size_t memory_limit;                  /* MHD_OPTION_CONNECTION_MEMORY_LIMIT */
   unsigned int timeout_seconds;         /* MHD_OPTION_CONNECTION_TIMEOUT (idle) */
@@ -77,8 +77,7 @@ vmsim_start_daemon(unsigned int flags, uint16_t port,
                    struct vmsim_mhd_log *log) {
   struct MHD_OptionItem options[16];
   size_t n = 0;
-  if (o->bind_addr != NULL)
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)o->bind_addr };
+  options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)o->bind_addr };
   options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, uri_log_cls };
   options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
   if (notify_connection != NULL)

@@ -29,8 +29,6 @@ final class TrackedConnection: @unchecked Sendable {
     var closing = false
     /// MHD has closed the connection.
     var removed = false
-    /// Requests completed on this connection.
-    var completedRequests = 0
 
     init(socket: Int32, now: UInt64) {
         self.socket = socket
@@ -40,11 +38,10 @@ final class TrackedConnection: @unchecked Sendable {
 
 /// Protects the server from clients that hold connections without completing requests.
 ///
-/// - **Soft connection limit.** When a new connection would exceed `maxConnections`, one
-///   is closed to make room: the connection that has waited longest for its first request
-///   head (slow clients lose their slot, a client that sends its request at once keeps it),
-///   else a keep-alive connection idle for over a second; if there is none, the new
-///   connection is closed at once (overload is refused, active clients keep being served).
+/// - **Soft connection limit.** When a new connection would exceed `maxConnections`, the
+///   connection that has waited longest for a request head is closed to make room (slow or
+///   idle clients lose their slot, a client that sends its request at once keeps it); if
+///   every connection is busy with a request, the new connection is closed instead.
 /// - **Deadlines that trickled bytes do not extend.** A request head must be complete within
 ///   `headerTimeout` of the connection opening (or of the previous response on a keep-alive
 ///   connection), the body within `bodyTimeout` of the head. A periodic sweep closes
@@ -64,11 +61,6 @@ final class ConnectionGuard: @unchecked Sendable {
     /// of that wait; entries whose connection moved on are skipped (and pruned) lazily.
     private var waiting: [(connection: TrackedConnection, since: UInt64)] = []
     private var waitingHead = 0
-    /// The same for keep-alive connections between requests (they completed one before).
-    private var kept: [(connection: TrackedConnection, since: UInt64)] = []
-    private var keptHead = 0
-    /// How long a keep-alive connection must have been idle before it can be closed to make room.
-    private let keepAliveGrace: UInt64 = 1_000_000_000
     private var liveCount = 0
     private var evictedCount = 0
     private var timedOutCount = 0
@@ -92,7 +84,7 @@ final class ConnectionGuard: @unchecked Sendable {
             connections[ObjectIdentifier(connection)] = connection
             liveCount += 1
             if liveCount > maxConnections {
-                shutDown(victim(now: connection.since) ?? connection)
+                shutDown(longestWaiting() ?? connection)
                 evictedCount += 1
             }
             enqueueWaiting(connection)
@@ -100,26 +92,13 @@ final class ConnectionGuard: @unchecked Sendable {
         return connection
     }
 
-    /// The connection to close to make room, in amortized constant time: the one that has
-    /// waited longest for its first request head; else a keep-alive connection idle for more
-    /// than `keepAliveGrace`; else nil (the new connection is then closed). Clients that
-    /// keep sending requests thus keep their connections under overload, and the excess is
-    /// refused instead of evicting them in turn. Call with `lock` held.
-    private func victim(now: UInt64) -> TrackedConnection? {
+    /// The connection that has waited longest for a request head (not yet closing), in
+    /// amortized constant time. Call with `lock` held.
+    private func longestWaiting() -> TrackedConnection? {
         while waitingHead < waiting.count {
             let entry = waiting[waitingHead]
             waitingHead += 1
             if isWaiting(entry) { return entry.connection }
-        }
-        while keptHead < kept.count {
-            let entry = kept[keptHead]
-            guard isWaiting(entry) else {
-                keptHead += 1
-                continue
-            }
-            guard now &- entry.since > keepAliveGrace else { return nil }
-            keptHead += 1
-            return entry.connection
         }
         return nil
     }
@@ -131,18 +110,10 @@ final class ConnectionGuard: @unchecked Sendable {
 
     /// Call with `lock` held, after `connection` started waiting for a head.
     private func enqueueWaiting(_ connection: TrackedConnection) {
-        if connection.completedRequests == 0 {
-            waiting.append((connection, connection.since))
-            if waiting.count > 2 * connections.count + 64 {
-                waiting = waiting[waitingHead...].filter(isWaiting)
-                waitingHead = 0
-            }
-        } else {
-            kept.append((connection, connection.since))
-            if kept.count > 2 * connections.count + 64 {
-                kept = kept[keptHead...].filter(isWaiting)
-                keptHead = 0
-            }
+        waiting.append((connection, connection.since))
+        if waiting.count > 2 * connections.count + 64 {
+            waiting = waiting[waitingHead...].filter(isWaiting)
+            waitingHead = 0
         }
     }
 
@@ -179,7 +150,6 @@ final class ConnectionGuard: @unchecked Sendable {
             connection.phase = .awaitingHead
             connection.requestStarted = false
             connection.since = Self.now()
-            connection.completedRequests += 1
             if !connection.removed { enqueueWaiting(connection) }
         }
     }

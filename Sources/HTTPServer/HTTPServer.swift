@@ -25,7 +25,6 @@ public final class HTTPServer: @unchecked Sendable {
 
     private struct Running {
         let daemon: OpaquePointer
-        let acceptor: ConnectionAcceptor
         let core: ServerCore
         let log: UnsafeMutablePointer<vmsim_mhd_log>
         let port: UInt16
@@ -82,7 +81,6 @@ public final class HTTPServer: @unchecked Sendable {
         if drainTimeout > 0 {
             remaining = Self.drain(running, timeout: drainTimeout)
         }
-        running.acceptor.stop()
         running.core.connectionGuard.stopSweeping()
         // MHD_stop_daemon must never find a suspended connection: resume them all.
         for context in running.core.beginShutdown() {
@@ -97,7 +95,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Closes the listening socket and waits until every connection has ended or the
     /// timeout passed; returns how many connections were still open.
     private static func drain(_ running: Running, timeout: TimeInterval) -> Int {
-        running.acceptor.stop()
+        let listener = MHD_quiesce_daemon(running.daemon)
+        if listener >= 0 { close(listener) }
         running.core.beginDrain()
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -123,11 +122,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
 
         signal(SIGPIPE, SIG_IGN)
-        // MHD's hard limit, well above the guard's soft one so that the guard sees (and can
-        // make room for) every new connection: MHD splits it evenly over its worker threads,
-        // assigns new connections to workers by socket number, and counts connections the
-        // guard closed until the worker has reaped them. Beyond it MHD closes new connections.
-        let hardLimit = 2 * config.maxConnections + 64 * config.threads
+        // MHD's hard limit, above the guard's soft one so that the guard sees (and can make
+        // room for) new connections; beyond it MHD closes new connections at once.
+        let hardLimit = config.maxConnections + config.maxConnections / 4 + 16 * config.threads
         Self.raiseOpenFileLimit(to: hardLimit + 256)
 
         // With port 0, the kernel may pick a port that is taken on the other address family
@@ -138,10 +135,8 @@ public final class HTTPServer: @unchecked Sendable {
             let running = try startDaemon(address: address, hardLimit: hardLimit, endpoint: endpoint)
             guard let conflict = address.takenSibling(port: running.port) else {
                 running.core.connectionGuard.startSweeping()
-                running.acceptor.start(daemon: running.daemon)
                 return running
             }
-            running.acceptor.stop()
             MHD_stop_daemon(running.daemon)
             vmsim_mhd_log_destroy(running.log)
             running.log.deallocate()
@@ -155,13 +150,11 @@ public final class HTTPServer: @unchecked Sendable {
     private func startDaemon(address: ListeningAddress, hardLimit: Int,
                              endpoint: String) throws(HTTPServerError) -> Running {
         let config = configuration
-        let acceptor = try ConnectionAcceptor(address: address, backlog: config.listenBacklog, endpoint: endpoint)
         let core = ServerCore(handler: handler, configuration: config)
         let log = UnsafeMutablePointer<vmsim_mhd_log>.allocate(capacity: 1)
         vmsim_mhd_log_init(log)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            | MHD_USE_NO_LISTEN_SOCKET.rawValue  // ConnectionAcceptor listens and accepts
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         if config.tls != nil { flags |= MHD_USE_TLS.rawValue }
 
@@ -172,8 +165,9 @@ public final class HTTPServer: @unchecked Sendable {
             free(keyPEM)
             free(certificatePEM)
         }
-        let daemon = { () -> OpaquePointer? in
+        let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
             var options = vmsim_daemon_options()
+            options.bind_addr = sockaddr
             options.thread_pool_size = UInt32(config.threads)
             options.memory_limit = config.maxHeaderBytes
             options.timeout_seconds = UInt32(clamping: config.connectionTimeout)
@@ -184,19 +178,25 @@ public final class HTTPServer: @unchecked Sendable {
                 options.tls_key_pem = UnsafePointer(keyPEM)
                 options.tls_cert_pem = UnsafePointer(certificatePEM)
             }
-            return vmsim_start_daemon(UInt32(flags), 0, &options,
+            return vmsim_start_daemon(UInt32(flags), config.port, &options,
                                       accessHandler, corePointer, uriLogged, corePointer,
                                       requestCompleted, nil, connectionNotified, corePointer, log)
-        }()
+        }
         guard let daemon else {
             let detail = Self.lastMessage(log)
             vmsim_mhd_log_destroy(log)
             log.deallocate()
-            acceptor.stop()
             throw HTTPServerError("could not start the HTTP daemon on \(endpoint) (MHD_start_daemon failed"
-                + (detail.isEmpty ? ")" : ": \(detail))"))
+                + (detail.isEmpty ? "; address in use?)" : ": \(detail))"))
         }
-        return Running(daemon: daemon, acceptor: acceptor, core: core, log: log, port: acceptor.port)
+        let port = vmsim_daemon_bound_port(daemon)
+        guard port != 0 else {
+            MHD_stop_daemon(daemon)
+            vmsim_mhd_log_destroy(log)
+            log.deallocate()
+            throw HTTPServerError("HTTP daemon on \(endpoint) started but MHD_get_daemon_info(MHD_DAEMON_INFO_BIND_PORT) failed")
+        }
+        return Running(daemon: daemon, core: core, log: log, port: port)
     }
 
     /// Raises the soft limit on open files towards `needed` (bounded by the hard limit), so

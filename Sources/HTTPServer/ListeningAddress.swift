@@ -40,20 +40,6 @@ struct ListeningAddress {
         return false
     }
 
-    /// The size of the socket address.
-    var length: socklen_t {
-        socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-    }
-
-    /// A new TCP socket of this address's family (or -1).
-    func makeSocket() -> Int32 {
-        #if canImport(Glibc)
-        socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        socket(isIPv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
-        #endif
-    }
-
     func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         switch storage {
         case .v4(var address):
