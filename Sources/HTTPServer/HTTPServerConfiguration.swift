@@ -26,9 +26,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Idle seconds before a connection is closed (0 = never); every byte received or sent
     /// restarts it. Suspended requests don't time out.
     public var connectionTimeout: Int
-    /// Most connections open at once. Beyond it, a connection still waiting for its first
-    /// request head (or idle on keep-alive for over a second) is closed to make room; if
-    /// there is none, the new connection is closed at once.
+    /// Most connections open at once. Beyond it, the connection that has waited longest for
+    /// a request head (a slow client, or an idle keep-alive one) is closed to make room; if
+    /// every connection is busy with a request, the new one is closed at once.
     public var maxConnections: Int
     /// Most connections open at once from one client address (0 = no per-address limit).
     /// Connections beyond it are closed as soon as they are accepted.

@@ -42,8 +42,8 @@ enum Usage {
                            (tls/ca.pem is the CA to trust; see docs/tls.md)
           --tls-cert PEM, --tls-key PEM
                            serve this certificate (chain) and key instead
-          --max-connections N            open connections at once (default 1000); beyond it a slow
-                                         or idle connection makes room, else the new one is refused
+          --max-connections N            open connections at once (default 1000); beyond it the one
+                                         waiting longest for a request head makes room
           --max-connections-per-client N from one address (default 256, 0 = no limit); beyond it
                                          new connections are closed at once
           --header-timeout S   seconds to send a complete request head (default 10; also ends idle
