@@ -14,10 +14,10 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 2
+    public static let builderVersion = 3
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,7 +52,8 @@ public enum DatasetSchema {
           new_ward INTEGER NOT NULL, new_province INTEGER NOT NULL,
           old_ward INTEGER NOT NULL, old_district INTEGER NOT NULL, old_province INTEGER NOT NULL,
           name_key TEXT NOT NULL,      -- TextFolding.fold(name), for ranking without folding per request
-          address_key TEXT NOT NULL    -- the folded address text indexed in place_fts.address (both formats)
+          address_key TEXT NOT NULL,   -- the folded address text indexed in place_fts.address (both formats)
+          kind_key TEXT NOT NULL       -- folded words for the place's kind (CategoryWords): "ca phe cafe coffee"
         );
         """
 
@@ -60,11 +61,12 @@ public enum DatasetSchema {
         CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
 
-    /// Names only, plus a coarse grid-cell token per place (see ``cellToken(latitude:longitude:)``):
-    /// "every word in the name" and "… near the focus" read a doclist of name words only, and the
-    /// nearness test is a doclist intersection instead of a scan of coordinates.
+    /// Names only, plus a coarse grid-cell token per place (see ``cellToken(latitude:longitude:)``)
+    /// and the words for its kind (``CategoryWords``): "every word in the name" and "… near the
+    /// focus" read a doclist of name words only, the nearness test is a doclist intersection
+    /// instead of a scan of coordinates, and "cafe near the focus" is `{kind} : cafe AND {cell} : …`.
     public static let createPlaceNameFTS = """
-        CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
+        CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, kind, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
 
     /// Size of the grid cells indexed in `place_name_fts.cell`, in degrees (≈ 5.5 km).

@@ -50,9 +50,9 @@ struct DatasetWriter {
 
         try db.transaction {
             let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
-            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
-            let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell) VALUES (?,?,?)")
+            let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell, kind) VALUES (?,?,?,?)")
             // Rows are collected first, then numbered by importance (descending; ties by kind,
             // then key), so `ORDER BY rowid` over FTS matches yields the most important first.
             struct Row {
@@ -62,6 +62,7 @@ struct DatasetWriter {
                 let ftsName: String, ftsAddress: String
                 /// The full folded address (with "phường", "thành phố"…), for ranking.
                 let addressKey: String
+                var kindKey = ""
             }
             var rows: [Row] = []
             rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
@@ -131,7 +132,7 @@ struct DatasetWriter {
                                 categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
                                 codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
                                 ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
-                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " ")))
+                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords))
             }
 
             rows.sort { a, b in
@@ -146,11 +147,11 @@ struct DatasetWriter {
                                      .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
                                      .real(row.importance), .integer(Int64(c.0)), .integer(Int64(c.1)),
                                      .integer(Int64(c.2)), .integer(Int64(c.3)), .integer(Int64(c.4)),
-                                     .text(TextFolding.fold(row.name)), .text(row.addressKey))
+                                     .text(TextFolding.fold(row.name)), .text(row.addressKey), .text(row.kindKey))
                 try insertPlace.run()
                 try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
                 try insertFTS.run()
-                try insertNameFTS.bind(.integer(id), .text(row.ftsName), .text(DatasetSchema.cellToken(latitude: row.lat, longitude: row.lng)))
+                try insertNameFTS.bind(.integer(id), .text(row.ftsName), .text(DatasetSchema.cellToken(latitude: row.lat, longitude: row.lng)), .text(row.kindKey))
                 try insertNameFTS.run()
                 report.placeCounts[row.kind, default: 0] += 1
             }

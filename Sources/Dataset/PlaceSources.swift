@@ -61,6 +61,7 @@ struct PlaceSources {
             record.hsNum = row.text("addr_housenumber")
             record.street = row.text("addr_street")
             record.categories = category.isEmpty ? CategoryCodes.fallbackCode : CategoryCodes.code(forOSM: category)
+            record.kindWords = CategoryWords.words(forOSM: category)
             record.oldWard = oldWard
             record.oldDistrict = oldDistrict
             record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
@@ -155,6 +156,7 @@ struct PlaceSources {
             record.hsNum = TextFolding.clean(node.tags["addr:housenumber"] ?? "")
             record.street = TextFolding.clean(node.tags["addr:street"] ?? "")
             record.categories = CategoryCodes.code(forOSM: node.category)
+            record.kindWords = CategoryWords.words(forOSM: node.category)
             record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
             append(record)
             added += 1

@@ -1,10 +1,13 @@
 import SQLiteStore
+import TextFolding
 
 /// Every administrative unit of both schemes, loaded once at start-up and shared read-only
 /// by all request threads (a few thousand small values: cheaper than a query per lookup).
 public final class AdminDirectory: Sendable {
     private struct Key: Hashable { let scheme: Int; let level: Int; let code: Int }
     private let units: [Key: AdminUnit]
+    /// Units by folded short name ("ben thanh", "1", "ho chi minh"), for reading qualifiers in queries.
+    private let byName: [String: [AdminUnit]]
 
     public init(database: Database) throws {
         let statement = try database.prepare(
@@ -20,6 +23,18 @@ public final class AdminDirectory: Sendable {
             units[Key(scheme: scheme.rawValue, level: level.rawValue, code: unit.code)] = unit
         }
         self.units = units
+        var byName: [String: [AdminUnit]] = [:]
+        for unit in units.values.sorted(by: { ($0.scheme.rawValue, $0.level.rawValue, $0.code) < ($1.scheme.rawValue, $1.level.rawValue, $1.code) }) {
+            byName[TextFolding.fold(unit.name), default: []].append(unit)
+        }
+        self.byName = byName
+    }
+
+    /// Units whose folded short name is `foldedName`, optionally of one level only.
+    public func units(named foldedName: String, level: AdminLevel? = nil) -> [AdminUnit] {
+        let all = byName[foldedName] ?? []
+        guard let level else { return all }
+        return all.filter { $0.level == level }
     }
 
     public func unit(_ scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> AdminUnit? {

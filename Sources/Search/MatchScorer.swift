@@ -12,6 +12,8 @@ struct MatchScorer {
     /// equally good text matches and lift major places above obscure ones.
     static let importanceWeight = 0.5
     static let proximityWeight = 0.35
+    /// Extra text score for a place whose kind is the whole query.
+    static let kindBonus = 0.1
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
@@ -38,7 +40,8 @@ struct MatchScorer {
             nameTokens.removeFirst(prefix.count)
         }
         var addressTokens: [ArraySlice<UInt8>]?
-        var matched = 0.0, matchedInName = 0.0
+        let kindTokens = place.kindKey.isEmpty ? [] : Self.words(place.kindKey)
+        var matched = 0.0, matchedInName = 0.0, matchedInKind = 0
         for (i, q) in queryTokens.enumerated() {
             let isLast = i == queryTokens.count - 1
             var best = 0.0
@@ -47,6 +50,14 @@ struct MatchScorer {
                 if n.starts(with: q) { best = max(best, isLast ? 0.9 : 0.5) }
             }
             matchedInName += best
+            if best < 0.9, !kindTokens.isEmpty {
+                // Words for the place's kind count like name words: "cafe" is what a café is.
+                for k in kindTokens where k.elementsEqual(q) || (isLast && q.count >= 2 && k.starts(with: q)) {
+                    best = k.elementsEqual(q) ? 1 : 0.9
+                    matchedInKind += 1
+                    break
+                }
+            }
             if best == 0 {
                 // Words of the address count half: "le loi quan 1", "cafe hoan kiem".
                 if addressTokens == nil { addressTokens = Self.words(place.addressKey) }
@@ -59,7 +70,7 @@ struct MatchScorer {
         }
         let n = Double(queryTokens.count)
         let coverage = n > 0 ? matched / n : 0
-        let tightness = nameTokens.isEmpty ? 0 : min(1, matchedInName / Double(nameTokens.count))
+        var tightness = nameTokens.isEmpty ? 0 : min(1, matchedInName / Double(nameTokens.count))
         var startsWith = 0.0
         if let first = nameTokens.first, let q = queryTokens.first,
            first.elementsEqual(q) || (queryTokens.count == 1 && first.starts(with: q)) {
@@ -70,7 +81,15 @@ struct MatchScorer {
            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), queryTokens.contains(where: { number.elementsEqual($0) }) {
             houseNumberBonus = 0.1
         }
-        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus
+        var kindBonus = 0.0
+        if matchedInKind == queryTokens.count {
+            // The whole query names the kind ("cà phê", "atm"): as good as a full name match,
+            // and better than a place merely named so ("Cafe", an artwork).
+            tightness = 1
+            startsWith = 1
+            kindBonus = Self.kindBonus
+        }
+        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus + kindBonus
         var value = text + Self.importanceWeight * place.importance
         var distance: Double?
         if let focus {

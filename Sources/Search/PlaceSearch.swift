@@ -36,25 +36,35 @@ public final class PlaceSearch: Sendable {
     public init(databasePath: String) throws {
         let database = try Database(path: databasePath, mode: .readOnly)
         admin = try AdminDirectory(database: database)
+        var streets: [(String, Int)] = []
+        let statement = try database.prepare("SELECT name_key, COUNT(*) FROM place WHERE kind = 2 GROUP BY name_key")
+        while try statement.step() { streets.append((statement.text(0), statement.int(1))) }
+        reader = QueryReader(admin: admin, initials: StreetInitials(streetNames: streets))
         pool = ConnectionPool(path: databasePath)
     }
 
+    private let reader: QueryReader
+
+    /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
+    static let unitBonus = 0.25
+    /// With a focus, places this far away are ranked below everything that matches near it.
+    static let farFromFocusMeters = 300_000.0
+    static let nearFocusMeters = 60_000.0
+
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
-        let tokens = Array(TextFolding.tokens(query.text).prefix(Self.maxQueryWords).map { $0.prefix(64) })
-        guard !tokens.isEmpty, query.limit > 0 else { return [] }
-        let quoted = tokens.enumerated().map { i, t in i == tokens.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
-        let allWords = quoted.joined(separator: " ")
+        let readings = reader.readings(of: query.text)
+        guard !readings.isEmpty, query.limit > 0 else { return [] }
         let (filterSQL, filterValues) = filters(for: query)
         var candidates: [Int64: PlaceRecord] = [:]
         var usedAnyWordStage = false
         try pool.withConnection { connection in
             /// Adds up to `limit` matches of `expression` in `table` (most important first).
             @discardableResult
-            func collect(_ expression: String, in table: String, limit: Int) throws -> Int {
+            func collect(_ expression: String, in table: String, limit: Int, extraSQL: String = "", extraValues: [SQLiteValue] = []) throws -> Int {
                 let sql = "SELECT \(PlaceRecord.columns) FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?"
-                    + filterSQL + " ORDER BY \(table).rowid LIMIT \(limit)"
+                    + filterSQL + extraSQL + " ORDER BY \(table).rowid LIMIT \(limit)"
                 let statement = try connection.statement(sql)
-                try statement.bind([.text(expression)] + filterValues)
+                try statement.bind([.text(expression)] + filterValues + extraValues)
                 defer { statement.reset() }
                 var rows = 0
                 while try statement.step() {
@@ -64,35 +74,134 @@ public final class PlaceSearch: Sendable {
                 }
                 return rows
             }
-            // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
-            // crowded out by more important ones across the country; 3. if that is too little,
-            // every word in name or address ("le loi quan 1"); 4. if nothing, any word (a house
-            // number or a word the data lacks must not empty the list: "197 tran phu").
-            let inName = "{name} : (\(allWords))"
-            let nameMatches = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage)
-            // Fewer rows than the limit means every name match is already in.
-            if let focus = query.focus, nameMatches == Self.candidatesPerStage {
-                let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
-                try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
+            for reading in readings {
+                guard !reading.words.isEmpty else {
+                    // The text names only units ("Q1", "TP HCM", "P. Bến Nghé"): the units themselves.
+                    let keys = reading.units.prefix(20).map { "'admin:\($0.scheme.rawValue):\($0.level.rawValue):\($0.code)'" }
+                    let sql = "SELECT \(PlaceRecord.columns) FROM place p WHERE p.key IN (\(keys.joined(separator: ",")))" + filterSQL
+                    let statement = try connection.statement(sql)
+                    try statement.bind(filterValues)
+                    defer { statement.reset() }
+                    while try statement.step() {
+                        let place = Self.record(statement)
+                        candidates[place.id] = place
+                    }
+                    continue
+                }
+                let quoted = reading.words.enumerated().map { i, t in
+                    i == reading.words.count - 1 && reading.lastIsPrefix ? "\"\(t)\"*" : "\"\(t)\"" }
+                let allWords = quoted.joined(separator: " ")
+                // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
+                // crowded out by more important ones across the country; 3. the same inside the
+                // units the query named; 4. if that is too little, every word in name or address
+                // ("le loi quan 1"); 5. if nothing, any word (a house number or a word the data
+                // lacks must not empty the list: "197 tran phu").
+                let inName = "{name} : (\(allWords))"
+                let nameMatches = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage)
+                // Fewer rows than the limit means every name match is already in.
+                if let focus = query.focus, nameMatches == Self.candidatesPerStage {
+                    let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+                    try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
+                }
+                // Places of the kind the words name ("cafe", "bưu điện"), near the focus first.
+                if reading.words.count <= 4 {
+                    if let focus = query.focus {
+                        let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+                        try collect("{kind} : (\(allWords)) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage)
+                    } else {
+                        try collect("{kind} : (\(allWords))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
+                    }
+                }
+                if !reading.units.isEmpty {
+                    let (unitSQL, unitValues) = Self.unitFilter(reading.units)
+                    if nameMatches == Self.candidatesPerStage {
+                        try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage / 2, extraSQL: unitSQL, extraValues: unitValues)
+                    }
+                    try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage / 2, extraSQL: unitSQL, extraValues: unitValues)
+                }
+                if candidates.count < query.limit { try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }
             }
-            if candidates.count < query.limit { try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }
-            if candidates.isEmpty && tokens.count > 1 {
+            let literal = readings[0].words
+            if candidates.isEmpty && literal.count > 1 {
                 usedAnyWordStage = true
+                let quoted = literal.enumerated().map { i, t in i == literal.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
                 try collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage)
             }
         }
 
-        let scorer = MatchScorer(queryTokens: tokens.map { Substring($0) }, focus: query.focus)
+        let scorers = readings.map { MatchScorer(queryTokens: $0.words.map { Substring($0) }, focus: query.focus) }
         var results: [SearchResult] = []
         results.reserveCapacity(candidates.count)
         for place in candidates.values {
             if let circle = query.circle, circle.center.distance(to: place.coordinate) > circle.radiusMeters { continue }
-            let score = scorer.score(place)
-            if usedAnyWordStage && score.coverage < 0.5 { continue }
-            results.append(SearchResult(place: place, distanceMeters: score.distance, score: score.value))
+            var best: (value: Double, coverage: Double, distance: Double?)?
+            for (reading, scorer) in zip(readings, scorers) {
+                var value: Double, coverage: Double, distance: Double?
+                if reading.words.isEmpty {
+                    guard reading.units.contains(where: { Self.isUnit(place, $0) }) else { continue }
+                    value = 1.2 + MatchScorer.importanceWeight * place.importance
+                    coverage = 1
+                    if let focus = query.focus {
+                        distance = focus.distance(to: place.coordinate)
+                        value += MatchScorer.proximityWeight * exp(-distance! / MatchScorer.proximityScaleMeters)
+                    }
+                } else {
+                    let score = scorer.score(place)
+                    (value, coverage, distance) = (score.value, score.coverage, score.distance)
+                    if reading.understood { value -= 0.01 }
+                    if !reading.units.isEmpty {
+                        value += reading.units.contains(where: { Self.lies(place, in: $0) }) ? Self.unitBonus : -Self.unitBonus
+                    }
+                }
+                if best == nil || value > best!.value { best = (value, coverage, distance) }
+            }
+            guard let best else { continue }
+            if usedAnyWordStage && best.coverage < 0.5 { continue }
+            results.append(SearchResult(place: place, distanceMeters: best.distance, score: best.value))
+        }
+        // With a focus, nothing far away comes first when something near it matches as well.
+        if query.focus != nil, let nearBest = results.filter({ ($0.distanceMeters ?? .infinity) < Self.nearFocusMeters }).map(\.score).max() {
+            for index in results.indices where (results[index].distanceMeters ?? 0) > Self.farFromFocusMeters {
+                results[index].score = min(results[index].score, nearBest - 0.001) - 0.5
+            }
         }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place.id < $1.place.id }
         return Self.distinct(results, format: query.format, limit: query.limit)
+    }
+
+    /// Whether `place` is the admin unit `unit` itself.
+    static func isUnit(_ place: PlaceRecord, _ unit: AdminUnit) -> Bool {
+        place.key == "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(unit.code)"
+    }
+
+    /// Whether `place` lies in `unit` (by its codes in the unit's scheme).
+    static func lies(_ place: PlaceRecord, in unit: AdminUnit) -> Bool {
+        switch (unit.scheme, unit.level) {
+        case (.new, .province): return place.newProvince == unit.code
+        case (.old, .province): return place.oldProvince == unit.code
+        case (_, .district): return place.oldDistrict == unit.code
+        case (.new, .ward): return place.newWard == unit.code
+        case (.old, .ward): return place.oldWard == unit.code
+        }
+    }
+
+    /// SQL (" AND (…)") keeping places inside any of `units`.
+    static func unitFilter(_ units: [AdminUnit]) -> (String, [SQLiteValue]) {
+        var clauses: [String] = []
+        var values: [SQLiteValue] = []
+        for unit in units.prefix(20) {
+            let column: String
+            switch (unit.scheme, unit.level) {
+            case (.new, .province): column = "p.new_province"
+            case (.old, .province): column = "p.old_province"
+            case (_, .district): column = "p.old_district"
+            case (.new, .ward): column = "p.new_ward"
+            case (.old, .ward): column = "p.old_ward"
+            }
+            clauses.append("\(column) = ?")
+            values.append(.integer(Int64(unit.code)))
+        }
+        return (" AND (\(clauses.joined(separator: " OR ")))", values)
     }
 
     /// Drops results that would read the same as a better one (two bus stops called "Bến Thành C"
@@ -169,6 +278,6 @@ public final class PlaceSearch: Sendable {
             categories: s.text(7).split(separator: ",").map(String.init),
             coordinate: Coordinate(lat: s.double(8), lng: s.double(9)), importance: s.double(10),
             newWard: s.int(11), newProvince: s.int(12), oldWard: s.int(13), oldDistrict: s.int(14), oldProvince: s.int(15),
-            nameKey: s.text(16), addressKey: s.text(17))
+            nameKey: s.text(16), addressKey: s.text(17), kindKey: s.text(18))
     }
 }
