@@ -14,10 +14,10 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 7
+    public static let schemaVersion = 8
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 3
+    public static let builderVersion = 6
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,7 +53,8 @@ public enum DatasetSchema {
           old_ward INTEGER NOT NULL, old_district INTEGER NOT NULL, old_province INTEGER NOT NULL,
           name_key TEXT NOT NULL,      -- TextFolding.fold(name), for ranking without folding per request
           address_key TEXT NOT NULL,   -- the folded address text indexed in place_fts.address (both formats)
-          kind_key TEXT NOT NULL       -- folded words for the place's kind (CategoryWords): "ca phe cafe coffee"
+          kind_key TEXT NOT NULL,      -- folded words for the place's kind (CategoryWords): "ca phe cafe coffee"
+          alias_key TEXT NOT NULL      -- the other names (name:en, alt_name, old_name, …), folded, "|"-separated
         );
         """
 

@@ -34,6 +34,12 @@ struct DatasetWriter {
         return out.joined(separator: " ")
     }
 
+    /// The folded other names of a place, "|"-separated, without the name itself and duplicates.
+    static func aliasKey(name: String, aliases: [String]) -> String {
+        var seen: Set<String> = [TextFolding.fold(name)]
+        return aliases.map(TextFolding.fold).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "|")
+    }
+
     func write(into report: inout DatasetBuildReport) throws {
         do {
             try writeDatabase(into: &report)
@@ -50,7 +56,7 @@ struct DatasetWriter {
 
         try db.transaction {
             let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
-            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key, alias_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
             let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell, kind) VALUES (?,?,?,?)")
             // Rows are collected first, then numbered by importance (descending; ties by kind,
@@ -63,6 +69,7 @@ struct DatasetWriter {
                 /// The full folded address (with "phường", "thành phố"…), for ranking.
                 let addressKey: String
                 var kindKey = ""
+                var aliasKey = ""
             }
             var rows: [Row] = []
             rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
@@ -110,7 +117,7 @@ struct DatasetWriter {
                                     name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
                                     importance: importance, codes: codes,
                                     ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parentSearchNames),
-                                    addressKey: Self.folded(parents)))
+                                    addressKey: Self.folded(parents), aliasKey: Self.aliasKey(name: unit.fullName, aliases: [unit.nameEn])))
                 }
             }
 
@@ -132,7 +139,7 @@ struct DatasetWriter {
                                 categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
                                 codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
                                 ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
-                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords))
+                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords, aliasKey: Self.aliasKey(name: place.name, aliases: place.aliases)))
             }
 
             rows.sort { a, b in
@@ -147,7 +154,7 @@ struct DatasetWriter {
                                      .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
                                      .real(row.importance), .integer(Int64(c.0)), .integer(Int64(c.1)),
                                      .integer(Int64(c.2)), .integer(Int64(c.3)), .integer(Int64(c.4)),
-                                     .text(TextFolding.fold(row.name)), .text(row.addressKey), .text(row.kindKey))
+                                     .text(TextFolding.fold(row.name)), .text(row.addressKey), .text(row.kindKey), .text(row.aliasKey))
                 try insertPlace.run()
                 try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
                 try insertFTS.run()

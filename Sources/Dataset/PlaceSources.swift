@@ -110,6 +110,28 @@ struct PlaceSources {
         return rows
     }
 
+    /// Adds other names of streets read from OSM ways (folded street name → names).
+    mutating func addStreetAliases(_ aliases: [String: [String]]) -> Int {
+        var count = 0
+        for index in streets.indices {
+            guard let extra = aliases[TextFolding.fold(streets[index].name)] else { continue }
+            streets[index].aliases += extra
+            count += 1
+        }
+        return count
+    }
+
+    /// Applies ``PlaceCleaning`` to the POIs; returns the counts per rule.
+    mutating func clean() -> [String: Int] {
+        var cleaning = PlaceCleaning()
+        var kept: [PlaceRecord] = []
+        for var place in pois where cleaning.clean(&place) { kept.append(place) }
+        pois = cleaning.droppingStacks(kept)
+        keyIndex = keyIndex.filter { $0.value.0 != .poi }
+        for (index, place) in pois.enumerated() { keyIndex[place.key] = (.poi, index) }
+        return cleaning.counts
+    }
+
     private static func accentScore(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 0 : 1) }
     }
@@ -139,13 +161,17 @@ struct PlaceSources {
     mutating func addOSMNodes(_ nodes: [OSMPOIReader.POINode], admin: AdminRegistry) -> (added: Int, present: Int, outside: Int) {
         var added = 0, present = 0, outside = 0
         for node in nodes {
-            let key = "poi:node/\(node.id)"
-            if keyIndex[key] != nil { present += 1; continue }
+            let key = "poi:\(node.type)/\(node.id)"
+            if let (kind, index) = keyIndex[key] {
+                // Already from a CSV: the OSM file adds the names the CSV lacks (alt_name, old_name, …).
+                if kind == .poi { pois[index].aliases += OSMPOIReader.aliases(node.tags) }
+                present += 1
+                continue
+            }
             guard let ward = admin.newWard(containing: node.lat, node.lng) else { outside += 1; continue }
             let name = TextFolding.clean(node.tags["name"] ?? "")
             guard !name.isEmpty else { continue }
             let nameEn = TextFolding.clean(node.tags["name:en"] ?? "")
-            let nameVi = TextFolding.clean(node.tags["name:vi"] ?? "")
             let website = node.tags["website"] ?? node.tags["contact:website"] ?? ""
             let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
             var record = PlaceRecord(
@@ -156,8 +182,8 @@ struct PlaceSources {
             record.hsNum = TextFolding.clean(node.tags["addr:housenumber"] ?? "")
             record.street = TextFolding.clean(node.tags["addr:street"] ?? "")
             record.categories = CategoryCodes.code(forOSM: node.category)
+            record.aliases = OSMPOIReader.aliases(node.tags)
             record.kindWords = CategoryWords.words(forOSM: node.category)
-            record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
             append(record)
             added += 1
         }

@@ -14,15 +14,21 @@ struct MatchScorer {
     static let proximityWeight = 0.35
     /// Extra text score for a place whose kind is the whole query.
     static let kindBonus = 0.1
+    /// Extra text score for a name that is exactly the query.
+    static let exactBonus = 0.3
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
     static let adminPrefixes: [[[UInt8]]] = ["thanh pho", "tinh", "phuong", "xa", "quan", "huyen", "thi xa", "thi tran", "dac khu"]
         .map { $0.split(separator: " ").map { Array($0.utf8) } }
 
-    init(queryTokens: [Substring], focus: Coordinate?) {
+    /// Every query word is a kind word ("cà phê", "atm"): a place merely *named* so gets no exact-name bonus.
+    let isKindQuery: Bool
+
+    init(queryTokens: [Substring], focus: Coordinate?, isKindQuery: Bool = false) {
         self.queryTokens = queryTokens.map { Array($0.utf8) }
         self.focus = focus
+        self.isKindQuery = isKindQuery
     }
 
     struct Score {
@@ -30,10 +36,24 @@ struct MatchScorer {
         /// Share of query words found in the name or address (0…1).
         var coverage: Double
         var distance: Double?
+        /// Every query word is in the name (or the kind): the query as typed found this place.
+        var complete: Bool
     }
 
     func score(_ place: PlaceRecord) -> Score {
-        var nameTokens = Self.words(place.nameKey)
+        var best = score(place, nameKey: place.nameKey)
+        if !place.aliasKey.isEmpty {
+            for alias in place.aliasKey.split(separator: "|") {
+                let s = score(place, nameKey: String(alias))
+                if s.value > best.value { best = s }
+            }
+        }
+        return best
+    }
+
+    /// The score of `place` as if it were called `nameKey` (its name or one of its other names).
+    private func score(_ place: PlaceRecord, nameKey: String) -> Score {
+        var nameTokens = Self.words(nameKey)
         if place.kind == .admin,
            let prefix = Self.adminPrefixes.filter({ nameTokens.starts(with: $0) }).max(by: { $0.count < $1.count }),
            !prefix.contains(where: { queryTokens.contains($0) }) {
@@ -81,6 +101,9 @@ struct MatchScorer {
            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit), queryTokens.contains(where: { number.elementsEqual($0) }) {
             houseNumberBonus = 0.1
         }
+        // The name is exactly what was typed (the last word possibly still being typed).
+        let exactBonus = nameTokens.count == queryTokens.count && matchedInName >= Double(queryTokens.count) - 0.1
+            && !(isKindQuery && matchedInKind < queryTokens.count) ? Self.exactBonus : 0
         var kindBonus = 0.0
         if matchedInKind == queryTokens.count {
             // The whole query names the kind ("cà phê", "atm"): as good as a full name match,
@@ -89,7 +112,7 @@ struct MatchScorer {
             startsWith = 1
             kindBonus = Self.kindBonus
         }
-        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus + kindBonus
+        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus + kindBonus + exactBonus
         var value = text + Self.importanceWeight * place.importance
         var distance: Double?
         if let focus {
@@ -97,7 +120,8 @@ struct MatchScorer {
             distance = d
             value += Self.proximityWeight * exp(-d / Self.proximityScaleMeters)
         }
-        return Score(value: value, coverage: coverage, distance: distance)
+        let complete = matchedInName + Double(matchedInKind) >= Double(queryTokens.count) - 0.1
+        return Score(value: value, coverage: coverage, distance: distance, complete: complete)
     }
 
     /// The space-separated words of a folded key.

@@ -40,10 +40,18 @@ public final class PlaceSearch: Sendable {
         let statement = try database.prepare("SELECT name_key, COUNT(*) FROM place WHERE kind = 2 GROUP BY name_key")
         while try statement.step() { streets.append((statement.text(0), statement.int(1))) }
         reader = QueryReader(admin: admin, initials: StreetInitials(streetNames: streets))
+        var kindWords = Set<String>()
+        let kinds = try database.prepare("SELECT DISTINCT kind_key FROM place WHERE kind_key != ''")
+        while try kinds.step() { kindWords.formUnion(kinds.text(0).split(separator: " ").map(String.init)) }
+        self.kindWords = kindWords
+        typos = try TypoVocabulary(database: database)
         pool = ConnectionPool(path: databasePath)
     }
 
     private let reader: QueryReader
+    /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
+    private let kindWords: Set<String>
+    private let typos: TypoVocabulary
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
@@ -52,121 +60,196 @@ public final class PlaceSearch: Sendable {
     static let nearFocusMeters = 60_000.0
 
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
-        let readings = reader.readings(of: query.text)
+        var readings = reader.readings(of: query.text)
         guard !readings.isEmpty, query.limit > 0 else { return [] }
         let (filterSQL, filterValues) = filters(for: query)
         var candidates: [Int64: PlaceRecord] = [:]
         var usedAnyWordStage = false
         try pool.withConnection { connection in
-            /// Adds up to `limit` matches of `expression` in `table` (most important first).
-            @discardableResult
-            func collect(_ expression: String, in table: String, limit: Int, extraSQL: String = "", extraValues: [SQLiteValue] = []) throws -> Int {
-                let sql = "SELECT \(PlaceRecord.columns) FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?"
-                    + filterSQL + extraSQL + " ORDER BY \(table).rowid LIMIT \(limit)"
-                let statement = try connection.statement(sql)
-                try statement.bind([.text(expression)] + filterValues + extraValues)
-                defer { statement.reset() }
-                var rows = 0
-                while try statement.step() {
-                    let place = Self.record(statement)
-                    candidates[place.id] = place
-                    rows += 1
-                }
-                return rows
-            }
-            for reading in readings {
-                guard !reading.words.isEmpty else {
-                    // The text names only units ("Q1", "TP HCM", "P. Bến Nghé"): the units themselves.
-                    let keys = reading.units.prefix(20).map { "'admin:\($0.scheme.rawValue):\($0.level.rawValue):\($0.code)'" }
-                    let sql = "SELECT \(PlaceRecord.columns) FROM place p WHERE p.key IN (\(keys.joined(separator: ",")))" + filterSQL
-                    let statement = try connection.statement(sql)
-                    try statement.bind(filterValues)
-                    defer { statement.reset() }
-                    while try statement.step() {
-                        let place = Self.record(statement)
-                        candidates[place.id] = place
-                    }
-                    continue
-                }
-                let quoted = reading.words.enumerated().map { i, t in
-                    i == reading.words.count - 1 && reading.lastIsPrefix ? "\"\(t)\"*" : "\"\(t)\"" }
-                let allWords = quoted.joined(separator: " ")
-                // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
-                // crowded out by more important ones across the country; 3. the same inside the
-                // units the query named; 4. if that is too little, every word in name or address
-                // ("le loi quan 1"); 5. if nothing, any word (a house number or a word the data
-                // lacks must not empty the list: "197 tran phu").
-                let inName = "{name} : (\(allWords))"
-                let nameMatches = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage)
-                // Fewer rows than the limit means every name match is already in.
-                if let focus = query.focus, nameMatches == Self.candidatesPerStage {
-                    let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
-                    try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
-                }
-                // Places of the kind the words name ("cafe", "bưu điện"), near the focus first.
-                if reading.words.count <= 4 {
-                    if let focus = query.focus {
-                        let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
-                        try collect("{kind} : (\(allWords)) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage)
-                    } else {
-                        try collect("{kind} : (\(allWords))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
-                    }
-                }
-                if !reading.units.isEmpty {
-                    let (unitSQL, unitValues) = Self.unitFilter(reading.units)
-                    if nameMatches == Self.candidatesPerStage {
-                        try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage / 2, extraSQL: unitSQL, extraValues: unitValues)
-                    }
-                    try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage / 2, extraSQL: unitSQL, extraValues: unitValues)
-                }
-                if candidates.count < query.limit { try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }
-            }
+            try gather(readings, query: query, filter: (filterSQL, filterValues), connection: connection, into: &candidates)
             let literal = readings[0].words
             if candidates.isEmpty && literal.count > 1 {
                 usedAnyWordStage = true
                 let quoted = literal.enumerated().map { i, t in i == literal.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
-                try collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage)
+                try Self.collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage,
+                                 filter: (filterSQL, filterValues), connection: connection, into: &candidates)
             }
         }
+        var results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage)
+        // One typing error: only when nothing matches every word as typed, so exact matches cost nothing more.
+        if !results.contains(where: { $0.complete }) {
+            var typoReadings = typoReadings(of: readings[0])
+            // A word the data lacks ("… cathedrl", a shop's slogan) must not empty the list:
+            // the query without one of its words, below every reading that keeps them all.
+            let literal = readings[0]
+            if literal.words.count >= 3 {
+                for index in literal.words.indices.reversed().prefix(4) {
+                    var copy = literal
+                    copy.words.remove(at: index)
+                    copy.understood = true
+                    copy.penalty = Self.droppedWordPenalty
+                    if index == literal.words.count - 1 { copy.lastIsPrefix = false }
+                    typoReadings.append(copy)
+                }
+            }
+            if !typoReadings.isEmpty {
+                readings += typoReadings
+                try pool.withConnection { connection in
+                    try gather(typoReadings, query: query, filter: (filterSQL, filterValues), connection: connection, into: &candidates)
+                }
+                results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage)
+            }
+        }
+        results.sort { $0.result.score != $1.result.score ? $0.result.score > $1.result.score : $0.result.place.id < $1.result.place.id }
+        return Self.distinct(results.map(\.result), format: query.format, limit: query.limit)
+    }
 
-        let scorers = readings.map { MatchScorer(queryTokens: $0.words.map { Substring($0) }, focus: query.focus) }
-        var results: [SearchResult] = []
+    /// Readings of `literal` with one word corrected to a known word one edit away (words of
+    /// three letters or more, not the prefix being typed), at most 6.
+    private func typoReadings(of literal: QueryReading) -> [QueryReading] {
+        var out: [QueryReading] = []
+        for (index, word) in literal.words.enumerated() where word.count >= 3 && word.allSatisfy({ $0.isLetter }) {
+            let isLast = index == literal.words.count - 1
+            if isLast && word.count < 5 { continue }
+            for correction in typos.corrections(of: word, limit: word.count >= 5 ? 2 : 3) {
+                var copy = literal
+                copy.words[index] = correction
+                copy.understood = true
+                copy.penalty = Self.typoPenalty
+                if isLast { copy.lastIsPrefix = false }
+                out.append(copy)
+                if out.count >= 6 { return out }
+            }
+        }
+        return out
+    }
+
+    /// Score taken off a reading with a corrected typo: below every exact match of the same words.
+    static let typoPenalty = 0.2
+    /// Score taken off a reading without one of the typed words.
+    static let droppedWordPenalty = 0.3
+
+    /// Runs the candidate stages of every reading.
+    private func gather(_ readings: [QueryReading], query: AutocompleteQuery, filter: (String, [SQLiteValue]),
+                        connection: ThreadConnection, into candidates: inout [Int64: PlaceRecord]) throws {
+        func collect(_ expression: String, in table: String, limit: Int, extra: (String, [SQLiteValue]) = ("", [])) throws -> Int {
+            try Self.collect(expression, in: table, limit: limit, filter: (filter.0 + extra.0, filter.1 + extra.1),
+                             connection: connection, into: &candidates)
+        }
+        for reading in readings {
+            guard !reading.words.isEmpty else {
+                // The text names only units ("Q1", "TP HCM", "P. Bến Nghé"): the units themselves.
+                let keys = reading.units.prefix(20).map { "'admin:\($0.scheme.rawValue):\($0.level.rawValue):\($0.code)'" }
+                let statement = try connection.statement("SELECT \(PlaceRecord.columns) FROM place p WHERE p.key IN (\(keys.joined(separator: ",")))" + filter.0)
+                try statement.bind(filter.1)
+                defer { statement.reset() }
+                while try statement.step() {
+                    let place = Self.record(statement)
+                    candidates[place.id] = place
+                }
+                continue
+            }
+            let quoted = reading.words.enumerated().map { i, t in
+                i == reading.words.count - 1 && reading.lastIsPrefix ? "\"\(t)\"*" : "\"\(t)\"" }
+            let allWords = quoted.joined(separator: " ")
+            // 1. Every word in the name; 2. the same near the focus, so a nearby café is not
+            // crowded out by more important ones across the country; 3. places of the kind the
+            // words name ("cafe", "bưu điện"), near the focus first; 4. the same inside the units
+            // the query named; 5. if that is too little, every word in name or address ("le loi
+            // quan 1").
+            let inName = "{name} : (\(allWords))"
+            let nameMatches = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage)
+            // Fewer rows than the limit means every name match is already in.
+            if let focus = query.focus, nameMatches == Self.candidatesPerStage {
+                let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+                _ = try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
+            }
+            if reading.words.count <= 4 {
+                if let focus = query.focus {
+                    let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+                    _ = try collect("{name kind} : (\(allWords)) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage)
+                } else {
+                    _ = try collect("{name kind} : (\(allWords))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
+                }
+            }
+            if !reading.units.isEmpty {
+                let unitFilter = Self.unitFilter(reading.units)
+                if nameMatches == Self.candidatesPerStage {
+                    _ = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage / 2, extra: unitFilter)
+                }
+                _ = try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage / 2, extra: unitFilter)
+            }
+            if candidates.count < query.limit { _ = try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }
+        }
+    }
+
+    /// Adds up to `limit` matches of `expression` in `table` (most important first); returns the rows read.
+    @discardableResult
+    private static func collect(_ expression: String, in table: String, limit: Int, filter: (String, [SQLiteValue]),
+                                connection: ThreadConnection, into candidates: inout [Int64: PlaceRecord]) throws -> Int {
+        let sql = "SELECT \(PlaceRecord.columns) FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?"
+            + filter.0 + " ORDER BY \(table).rowid LIMIT \(limit)"
+        let statement = try connection.statement(sql)
+        try statement.bind([.text(expression)] + filter.1)
+        defer { statement.reset() }
+        var rows = 0
+        while try statement.step() {
+            let place = record(statement)
+            candidates[place.id] = place
+            rows += 1
+        }
+        return rows
+    }
+
+    /// Scores every candidate by its best reading; `complete` when some reading's words are all in its name.
+    private func rank(_ candidates: [Int64: PlaceRecord], readings: [QueryReading], query: AutocompleteQuery,
+                      anyWordStage: Bool) -> [(result: SearchResult, complete: Bool)] {
+        let scorers = readings.map {
+            MatchScorer(queryTokens: $0.words.map { Substring($0) }, focus: query.focus,
+                        isKindQuery: !$0.words.isEmpty && $0.words.allSatisfy(kindWords.contains))
+        }
+        var results: [(result: SearchResult, complete: Bool)] = []
         results.reserveCapacity(candidates.count)
         for place in candidates.values {
             if let circle = query.circle, circle.center.distance(to: place.coordinate) > circle.radiusMeters { continue }
-            var best: (value: Double, coverage: Double, distance: Double?)?
+            var best: (value: Double, coverage: Double, distance: Double?, complete: Bool)?
+            var anyComplete = false
             for (reading, scorer) in zip(readings, scorers) {
-                var value: Double, coverage: Double, distance: Double?
+                var value: Double, coverage: Double, distance: Double?, complete: Bool
                 if reading.words.isEmpty {
                     guard reading.units.contains(where: { Self.isUnit(place, $0) }) else { continue }
                     value = 1.2 + MatchScorer.importanceWeight * place.importance
                     coverage = 1
+                    complete = true
                     if let focus = query.focus {
                         distance = focus.distance(to: place.coordinate)
                         value += MatchScorer.proximityWeight * exp(-distance! / MatchScorer.proximityScaleMeters)
                     }
                 } else {
                     let score = scorer.score(place)
-                    (value, coverage, distance) = (score.value, score.coverage, score.distance)
-                    if reading.understood { value -= 0.01 }
+                    (value, coverage, distance, complete) = (score.value, score.coverage, score.distance, score.complete)
+                    if reading.understood { value -= 0.01 + reading.penalty }
                     if !reading.units.isEmpty {
-                        value += reading.units.contains(where: { Self.lies(place, in: $0) }) ? Self.unitBonus : -Self.unitBonus
+                        // A province is a weak hint, a ward a strong one.
+                        let bonus = reading.units.map { $0.level == .province ? Self.unitBonus / 2.5 : Self.unitBonus }.max() ?? 0
+                        value += reading.units.contains(where: { Self.lies(place, in: $0) }) ? bonus : -bonus
                     }
                 }
-                if best == nil || value > best!.value { best = (value, coverage, distance) }
+                anyComplete = anyComplete || (complete && reading.penalty == 0)
+                if best == nil || value > best!.value { best = (value, coverage, distance, false) }
             }
             guard let best else { continue }
-            if usedAnyWordStage && best.coverage < 0.5 { continue }
-            results.append(SearchResult(place: place, distanceMeters: best.distance, score: best.value))
+            if anyWordStage && best.coverage < 0.5 { continue }
+            results.append((SearchResult(place: place, distanceMeters: best.distance, score: best.value), anyComplete))
         }
         // With a focus, nothing far away comes first when something near it matches as well.
-        if query.focus != nil, let nearBest = results.filter({ ($0.distanceMeters ?? .infinity) < Self.nearFocusMeters }).map(\.score).max() {
-            for index in results.indices where (results[index].distanceMeters ?? 0) > Self.farFromFocusMeters {
-                results[index].score = min(results[index].score, nearBest - 0.001) - 0.5
+        if query.focus != nil,
+           let nearBest = results.filter({ ($0.result.distanceMeters ?? .infinity) < Self.nearFocusMeters }).map(\.result.score).max() {
+            for index in results.indices where (results[index].result.distanceMeters ?? 0) > Self.farFromFocusMeters {
+                results[index].result.score = min(results[index].result.score, nearBest - 0.001) - 0.5
             }
         }
-        results.sort { $0.score != $1.score ? $0.score > $1.score : $0.place.id < $1.place.id }
-        return Self.distinct(results, format: query.format, limit: query.limit)
+        return results
     }
 
     /// Whether `place` is the admin unit `unit` itself.
@@ -278,6 +361,6 @@ public final class PlaceSearch: Sendable {
             categories: s.text(7).split(separator: ",").map(String.init),
             coordinate: Coordinate(lat: s.double(8), lng: s.double(9)), importance: s.double(10),
             newWard: s.int(11), newProvince: s.int(12), oldWard: s.int(13), oldDistrict: s.int(14), oldProvince: s.int(15),
-            nameKey: s.text(16), addressKey: s.text(17), kindKey: s.text(18))
+            nameKey: s.text(16), addressKey: s.text(17), kindKey: s.text(18), aliasKey: s.text(19))
     }
 }

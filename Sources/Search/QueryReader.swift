@@ -14,6 +14,8 @@ struct QueryReading: Sendable {
     var understood: Bool
     /// Whether the last word may be a prefix (false when it was rewritten).
     var lastIsPrefix: Bool = true
+    /// Taken off the score of every place this reading finds (a guess such as a corrected typo).
+    var penalty: Double = 0
 }
 
 /// Reads Vietnamese address conventions out of a query (see docs/search.md):
@@ -128,7 +130,7 @@ struct QueryReader: Sendable {
         }
         if let t = trailing, !t.words.isEmpty {
             understoodUnits += t.units
-            result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false))
+            result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false, penalty: 0.05))
         }
         return result
     }
