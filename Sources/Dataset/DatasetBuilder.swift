@@ -106,7 +106,8 @@ public struct DatasetBuilder: Sendable {
         }
         let aliased = places.addStreetAliases(streetAliases)
         if aliased > 0 { report.notes.append("\(aliased) streets got other names (alt_name, old_name, …) from OSM ways") }
-        for (rule, count) in places.clean().sorted(by: { $0.key < $1.key }) {
+        report.cleaning = places.clean()
+        for (rule, count) in report.cleaning.sorted(by: { $0.key < $1.key }) {
             report.notes.append("cleaning: \(rule) \(count)")
         }
         if places.duplicateKeys > 0 { report.notes.append("\(places.duplicateKeys) duplicate place keys skipped (first occurrence kept)") }

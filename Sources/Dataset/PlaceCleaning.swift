@@ -11,7 +11,9 @@ import TextFolding
 ///    (`foreign-script-name-dropped`: a bookshop called "停车点", "parking spot").
 /// 3. `foreign-script-alias`: other names in a non-Latin script are not indexed (nobody types them here).
 /// 4. `phone-in-name`: a phone number inside a name is cut out ("Spa ABC 0909 123 456" → "Spa ABC").
-/// 5. `url-in-name`: a web address inside a name is cut out ("Cty Minh Bách (minhbach.vn)" → "Cty Minh Bách").
+/// 5. `url-in-name`: a web address in parentheses, after a final dash or starting with http/www is
+///    cut out of a name ("Cty Minh Bách (minhbach.vn)" → "Cty Minh Bách"); a name that is a domain
+///    ("Didongviet.vn", a brand) stays.
 /// 6. `advertising`: a place whose name advertises (abortion services, "giá rẻ", "uy tín", "hotline",
 ///    "khuyến mãi") is dropped.
 /// 7. `stacked-duplicates`: five or more places within about 20 m whose names start with the same two
@@ -31,8 +33,10 @@ struct PlaceCleaning {
     }
 
     static let phonePattern = try! NSRegularExpression(pattern: #"(\+?84|\b0)[0-9][0-9 .\-]{6,14}[0-9]"#)
+    /// A web address in parentheses, after a dash at the end, or starting with http/www. A name
+    /// that merely *is* a domain ("Didongviet.vn", a shop's brand) is left alone.
     static let urlPattern = try! NSRegularExpression(
-        pattern: #"\(?\s*(https?://\S+|www\.\S+|[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.(vn|com|net|org|info|biz)\b\S*)\s*\)?"#,
+        pattern: #"\(\s*[^()\s]+\.(vn|com|net|org|info|biz)\b[^()]*\)|\s+[-–|]\s+[A-Za-z0-9\-./:]+\.(vn|com|net|org|info|biz)\b\S*\s*$|https?://\S+|\bwww\.\S+"#,
         options: [.caseInsensitive])
 
     /// The name with `pattern`'s matches cut out and separators left dangling trimmed.
