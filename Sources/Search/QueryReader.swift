@@ -38,7 +38,7 @@ struct QueryReader: Sendable {
         (["tp"], [.province, .district]), (["tinh"], [.province]), (["quan"], [.district]), (["qan"], [.district]),
         (["q"], [.district]), (["huyen"], [.district]), (["tx"], [.district]), (["district"], [.district]),
         (["dist"], [.district]), (["phuong"], [.ward]), (["p"], [.ward]), (["ward"], [.ward]), (["xa"], [.ward]),
-        (["city"], [.province]), (["province"], [.province]),
+        (["citi"], [.province]), (["province"], [.province]),  // "city" folds to "citi" (i/y variants)
     ]
     /// City names and nicknames → folded province name.
     static let nicknames: [([String], String)] = [
