@@ -44,14 +44,14 @@ public final class PlaceSearch: Sendable {
         let kinds = try database.prepare("SELECT DISTINCT kind_key FROM place WHERE kind_key != ''")
         while try kinds.step() { kindWords.formUnion(kinds.text(0).split(separator: " ").map(String.init)) }
         self.kindWords = kindWords
-        typos = try TypoVocabulary(database: database)
+        typos = LazyTypoVocabulary(databasePath: databasePath)
         pool = ConnectionPool(path: databasePath)
     }
 
     private let reader: QueryReader
     /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
     private let kindWords: Set<String>
-    private let typos: TypoVocabulary
+    private let typos: LazyTypoVocabulary
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
@@ -77,7 +77,9 @@ public final class PlaceSearch: Sendable {
         }
         var results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage)
         // One typing error: only when nothing matches every word as typed, so exact matches cost nothing more.
-        if !results.contains(where: { $0.complete }) {
+        // Not while a short last word is still being typed ("197 tran p"): the next letter decides.
+        let lastWord = readings[0].words.last ?? ""
+        if !results.contains(where: { $0.complete }) && (lastWord.count >= 3 || lastWord.first?.isNumber == true) {
             var typoReadings = typoReadings(of: readings[0])
             // A word the data lacks ("… cathedrl", a shop's slogan) must not empty the list:
             // the query without one of its words, below every reading that keeps them all.
@@ -111,7 +113,7 @@ public final class PlaceSearch: Sendable {
         for (index, word) in literal.words.enumerated() where word.count >= 3 && word.allSatisfy({ $0.isLetter }) {
             let isLast = index == literal.words.count - 1
             if isLast && word.count < 5 { continue }
-            for correction in typos.corrections(of: word, limit: word.count >= 5 ? 2 : 3) {
+            for correction in typos.vocabulary.corrections(of: word, limit: word.count >= 5 ? 2 : 3) {
                 var copy = literal
                 copy.words[index] = correction
                 copy.understood = true
@@ -122,6 +124,14 @@ public final class PlaceSearch: Sendable {
             }
         }
         return out
+    }
+
+    /// Whether a word of the reading is a kind word (or the last one a prefix of one): only then
+    /// is the kind stage worth a query.
+    private func mayNameAKind(_ reading: QueryReading) -> Bool {
+        if reading.words.contains(where: kindWords.contains) { return true }
+        guard reading.lastIsPrefix, let last = reading.words.last else { return false }
+        return kindWords.contains { $0.hasPrefix(last) }
     }
 
     /// Score taken off a reading with a corrected typo: below every exact match of the same words.
@@ -164,7 +174,7 @@ public final class PlaceSearch: Sendable {
                 let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
                 _ = try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
             }
-            if reading.words.count <= 4 {
+            if reading.words.count <= 4, mayNameAKind(reading) {
                 if let focus = query.focus {
                     let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
                     _ = try collect("{name kind} : (\(allWords)) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage)
@@ -172,11 +182,11 @@ public final class PlaceSearch: Sendable {
                     _ = try collect("{name kind} : (\(allWords))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
                 }
             }
-            if !reading.units.isEmpty {
+            // (A filtered stage scans the words' whole doclist when the unit holds none of them:
+            // only when the unit was named explicitly and the unfiltered stage was cut short.)
+            if !reading.units.isEmpty && reading.penalty == 0 && nameMatches == Self.candidatesPerStage {
                 let unitFilter = Self.unitFilter(reading.units)
-                if nameMatches == Self.candidatesPerStage {
-                    _ = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage / 2, extra: unitFilter)
-                }
+                _ = try collect(inName, in: "place_name_fts", limit: Self.candidatesPerStage / 2, extra: unitFilter)
                 _ = try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage / 2, extra: unitFilter)
             }
             if candidates.count < query.limit { _ = try collect(allWords, in: "place_fts", limit: Self.candidatesPerStage) }

@@ -1,4 +1,30 @@
+import Foundation
 import SQLiteStore
+
+/// The ``TypoVocabulary``, built on a background thread at start (so start-up does not wait for
+/// it) and waited for by the first query that needs it (so answers never depend on timing).
+final class LazyTypoVocabulary: @unchecked Sendable {
+    // @unchecked: `built` is written once under `condition` and only read after that.
+    private let condition = NSCondition()
+    private var built: TypoVocabulary?
+
+    init(databasePath: String) {
+        Thread.detachNewThread { [self] in
+            let vocabulary = (try? Database(path: databasePath, mode: .readOnly)).flatMap { try? TypoVocabulary(database: $0) }
+            condition.lock()
+            built = vocabulary ?? TypoVocabulary()
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    var vocabulary: TypoVocabulary {
+        condition.lock()
+        defer { condition.unlock() }
+        while built == nil { condition.wait() }
+        return built!
+    }
+}
 
 /// The folded words of every name, for correcting one typing error ("thnah" → "thanh",
 /// "bitexxo" → "bitexco", "vie" → "vien"): one substitution, omission, insertion or
@@ -13,6 +39,12 @@ struct TypoVocabulary: Sendable {
 
     /// Words shorter than this are not corrected into.
     static let minimumWordLength = 4
+
+    /// An empty vocabulary (no corrections), if the index cannot be read.
+    init() {
+        frequency = [:]
+        deletions = [:]
+    }
 
     init(database: Database) throws {
         try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_vocabulary USING fts5vocab(main, 'place_name_fts', 'row')")
