@@ -21,9 +21,29 @@ enum OSMPOIReader {
         let category: String
     }
 
+    /// A named highway way: its name, class and middle vertex.
+    struct StreetWay {
+        let name: String
+        let highway: String
+        let lat: Double
+        let lng: Double
+        let aliases: [String]
+    }
+
+    /// A node or building with `addr:housenumber` and `addr:street`.
+    struct AddressPoint {
+        let key: String
+        let houseNumber: String
+        let street: String
+        let lat: Double
+        let lng: Double
+    }
+
     /// What one file gave.
     struct Result {
         var pois: [POINode] = []
+        var streetWays: [StreetWay] = []
+        var addresses: [AddressPoint] = []
         /// Folded street name → its other names.
         var streetAliases: [String: [String]] = [:]
     }
@@ -67,6 +87,10 @@ enum OSMPOIReader {
 
         mutating func node(_ node: OSMNode) {
             if areas { coordinates[node.id] = (node.lat, node.lon) }
+            if let number = node.tags["addr:housenumber"], let street = node.tags["addr:street"] {
+                result.addresses.append(AddressPoint(key: "addr:node/\(node.id)", houseNumber: TextFolding.clean(number),
+                                                     street: TextFolding.clean(street), lat: node.lat, lng: node.lon))
+            }
             guard let name = node.tags["name"], name.contains(where: { !$0.isWhitespace }),
                   let category = OSMPOIReader.category(node.tags, area: false) else { return }
             result.pois.append(POINode(id: node.id, lat: node.lat, lng: node.lon, tags: node.tags, category: category))
@@ -76,10 +100,17 @@ enum OSMPOIReader {
             guard areas else { return }
             wayNodes[way.id] = way.nodeIDs
             guard let name = way.tags["name"], name.contains(where: { !$0.isWhitespace }) else { return }
-            if way.tags["highway"] != nil {
+            if let highway = way.tags["highway"] {
                 let aliases = OSMPOIReader.aliases(way.tags).filter { !$0.hasPrefix("Rue ") }
                 if !aliases.isEmpty { result.streetAliases[TextFolding.fold(name), default: []] += aliases }
+                if !way.nodeIDs.isEmpty, let middle = coordinates[way.nodeIDs[way.nodeIDs.count / 2]] {
+                    result.streetWays.append(StreetWay(name: TextFolding.clean(name), highway: highway, lat: middle.0, lng: middle.1, aliases: aliases))
+                }
                 return
+            }
+            if let number = way.tags["addr:housenumber"], let street = way.tags["addr:street"], let point = centroid(way.nodeIDs) {
+                result.addresses.append(AddressPoint(key: "addr:way/\(way.id)", houseNumber: TextFolding.clean(number),
+                                                     street: TextFolding.clean(street), lat: point.0, lng: point.1))
             }
             guard way.tags["building"] == nil || way.tags["amenity"] != nil || way.tags["tourism"] != nil,
                   let category = OSMPOIReader.category(way.tags, area: true),

@@ -110,6 +110,56 @@ struct PlaceSources {
         return rows
     }
 
+    /// Adds streets from named OSM highway ways whose name no CSV street has (an import of an OSM
+    /// file alone gets its streets; with the CSVs, which were made from the same data, nothing is
+    /// counted twice): one place per (folded name × 2025 ward), at the middle vertex of its first
+    /// way. Returns the number of places added.
+    mutating func addOSMStreets(_ ways: [OSMPOIReader.StreetWay], admin: AdminRegistry) -> Int {
+        let known = Set(streets.map { TextFolding.fold($0.name) })
+        var groups: [String: (record: PlaceRecord, ways: Int, highways: [String])] = [:]
+        var order: [String] = []
+        for way in ways {
+            let folded = TextFolding.fold(way.name)
+            guard !folded.isEmpty, !known.contains(folded), let ward = admin.newWard(containing: way.lat, way.lng) else { continue }
+            let key = "street:\(ward.ward):\(folded)"
+            if groups[key] != nil {
+                groups[key]!.ways += 1
+                groups[key]!.highways.append(way.highway)
+                groups[key]!.record.aliases += way.aliases
+                continue
+            }
+            var record = PlaceRecord(key: key, kind: .street, name: way.name, lat: way.lat, lng: way.lng, importance: 0,
+                                     newWard: ward.ward, newProvince: ward.province)
+            record.street = way.name
+            record.aliases = way.aliases + [way.name.withoutStreetPrefix ?? ""].filter { !$0.isEmpty }
+            groups[key] = (record, 1, [way.highway])
+            order.append(key)
+        }
+        let rank = ["motorway", "trunk", "primary", "secondary", "tertiary", "residential", "unclassified", "living_street", "pedestrian"]
+        for key in order {
+            var (record, count, highways) = groups[key]!
+            let best = highways.min { (rank.firstIndex(of: $0) ?? 99) < (rank.firstIndex(of: $1) ?? 99) } ?? ""
+            record.importance = StreetImportance.importance(highway: best, wayCount: count)
+            append(record)
+        }
+        return order.count
+    }
+
+    /// Adds address points (house number + street) from OSM nodes and buildings no CSV gave.
+    mutating func addOSMAddresses(_ points: [OSMPOIReader.AddressPoint], admin: AdminRegistry) -> Int {
+        var added = 0
+        for point in points where keyIndex[point.key] == nil && !point.houseNumber.isEmpty && !point.street.isEmpty {
+            guard let ward = admin.newWard(containing: point.lat, point.lng) else { continue }
+            var record = PlaceRecord(key: point.key, kind: .address, name: "\(point.houseNumber) \(point.street)", lat: point.lat,
+                                     lng: point.lng, importance: 0.3, newWard: ward.ward, newProvince: ward.province)
+            record.hsNum = point.houseNumber
+            record.street = point.street
+            append(record)
+            added += 1
+        }
+        return added
+    }
+
     /// Adds other names of streets read from OSM ways (folded street name → names).
     mutating func addStreetAliases(_ aliases: [String: [String]]) -> Int {
         var count = 0
