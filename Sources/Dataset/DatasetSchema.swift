@@ -17,7 +17,7 @@ public enum DatasetSchema {
     public static let schemaVersion = 8
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 9
+    public static let builderVersion = 10
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -10,6 +10,7 @@ import TextFolding
 ///    first Latin-script other name ("Nguyen Hue"); without one the place is dropped
 ///    (`foreign-script-name-dropped`: a bookshop called "停车点", "parking spot").
 /// 3. `foreign-script-alias`: other names in a non-Latin script are not indexed (nobody types them here).
+///    `city-name-alias`: an other name that only names a city or the country ("tphcm") is not indexed.
 /// 4. `phone-in-name`: a phone number inside a name is cut out ("Spa ABC 0909 123 456" → "Spa ABC").
 /// 5. `url-in-name`: a web address in parentheses, after a final dash or starting with http/www is
 ///    cut out of a name ("Cty Minh Bách (minhbach.vn)" → "Cty Minh Bách"); a name that is a domain
@@ -21,6 +22,10 @@ import TextFolding
 /// A name left empty by 4–5 drops the place (`emptied-name`).
 struct PlaceCleaning {
     private(set) var counts: [String: Int] = [:]
+
+    /// Other names that only name a city or the country (a hotel whose `name_en` is "tphcm").
+    static let cityNames: Set<String> = ["tphcm", "tp hcm", "hcm", "hcmc", "ho chi minh", "ho chi minh city", "sai gon", "saigon",
+                                         "ha noi", "hanoi", "viet nam", "vietnam"]
 
     static let advertising = ["pha thai", "hut thai", "gia re", "uy tin", "khuyen mai", "hotline", "lien he"]
 
@@ -66,6 +71,9 @@ struct PlaceCleaning {
         let before = place.aliases.count
         place.aliases.removeAll { Self.hasNonLatinLetter($0) }
         if place.aliases.count < before { count("foreign-script-alias") }
+        let beforeCity = place.aliases.count
+        place.aliases.removeAll { Self.cityNames.contains(TextFolding.fold($0)) }
+        if place.aliases.count < beforeCity { count("city-name-alias") }
         if let cut = Self.cutting(Self.phonePattern, from: place.name) {
             place.name = cut
             count("phone-in-name")

@@ -55,6 +55,8 @@ public final class PlaceSearch: Sendable {
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
+    /// Score bonus for a place holding every typed word in its name (or kind) as typed.
+    static let literalCompleteBonus = 0.2
     /// With a focus, places this far away are ranked below everything that matches near it.
     static let farFromFocusMeters = 300_000.0
     static let nearFocusMeters = 60_000.0
@@ -101,6 +103,32 @@ public final class PlaceSearch: Sendable {
                 }
                 results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage)
             }
+        }
+        // With a focus and nothing near it holding every word: what near it matches part of the
+        // query (the focus rule then ranks it above far-away full matches).
+        if let focus = query.focus, readings[0].words.count >= 2,
+           !results.contains(where: { $0.complete && ($0.result.distanceMeters ?? .infinity) < Self.nearFocusMeters }) {
+            let literal = readings[0]
+            var partial: [QueryReading] = []
+            for index in literal.words.indices.reversed().prefix(4) {
+                var copy = literal
+                copy.words.remove(at: index)
+                copy.understood = true
+                copy.penalty = Self.droppedWordPenalty
+                if index == literal.words.count - 1 { copy.lastIsPrefix = false }
+                partial.append(copy)
+            }
+            let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
+            try pool.withConnection { connection in
+                for reading in partial {
+                    let quoted = reading.words.enumerated().map { i, t in
+                        i == reading.words.count - 1 && reading.lastIsPrefix ? "\"\(t)\"*" : "\"\(t)\"" }
+                    try Self.collect("{name} : (\(quoted.joined(separator: " "))) AND {cell} : (\(cells))", in: "place_name_fts",
+                                     limit: Self.candidatesPerStage / 2, filter: (filterSQL, filterValues), connection: connection, into: &candidates)
+                }
+            }
+            readings += partial
+            results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage)
         }
         results.sort { $0.result.score != $1.result.score ? $0.result.score > $1.result.score : $0.result.place.id < $1.result.place.id }
         return Self.distinct(results.map(\.result), format: query.format, limit: query.limit)
@@ -239,6 +267,9 @@ public final class PlaceSearch: Sendable {
                     let score = scorer.score(place)
                     (value, coverage, distance, complete) = (score.value, score.coverage, score.distance, score.complete)
                     if reading.understood { value -= 0.01 + reading.penalty }
+                    // Every word as typed is in the name: above readings that had to reinterpret
+                    // some words ("bưu điện sài gòn" is the post office called so, not any in the city).
+                    else if score.complete { value += Self.literalCompleteBonus }
                     if !reading.units.isEmpty {
                         // A province is a weak hint, a ward a strong one.
                         let bonus = reading.units.map { $0.level == .province ? Self.unitBonus / 2.5 : Self.unitBonus }.max() ?? 0

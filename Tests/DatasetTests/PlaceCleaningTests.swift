@@ -22,12 +22,15 @@ final class PlaceCleaningTests: XCTestCase {
         XCTAssertEqual(khmer.name, "Nguyen Hue")
         var parking = place("停车点")
         XCTAssertFalse(cleaning.clean(&parking))
+        var hotel = place("KS. Phương Vy", aliases: ["tphcm", "Phuong Vy Hotel"])
+        XCTAssertTrue(cleaning.clean(&hotel))
+        XCTAssertEqual(hotel.aliases, ["Phuong Vy Hotel"])
         var viet = place("Phở Hòa Pasteur", street: "Pasteur")
         XCTAssertTrue(cleaning.clean(&viet))
         XCTAssertEqual(viet.name, "Phở Hòa Pasteur")
         XCTAssertEqual(viet.street, "Pasteur")
         XCTAssertEqual(cleaning.counts, ["foreign-script-street": 1, "foreign-script-alias": 1, "foreign-script-name": 1,
-                                         "foreign-script-name-dropped": 1])
+                                         "foreign-script-name-dropped": 1, "city-name-alias": 1])
     }
 
     func testPhoneNumbersAndWebAddressesAreCutFromNames() {

@@ -46,6 +46,9 @@ final class AutocompleteUnderstandingTests: XCTestCase {
             let name = try await first(text)
             XCTAssertEqual(name, "thanh pho ho chi minh", text)
         }
+        // The names as typed beat a reading of "sài gòn" as the city.
+        let postOffice = try await first("bưu điện sài gòn")
+        XCTAssertEqual(postOffice, TextFolding.fold("Bưu điện Trung tâm Sài Gòn"))
         for text in ["HN", "Hanoi"] {
             let name = try await first(text)
             XCTAssertEqual(name, "thanh pho ha noi", text)
@@ -127,6 +130,10 @@ final class AutocompleteUnderstandingTests: XCTestCase {
             let items = try await autocomplete(text, [Self.hanoi])
             XCTAssertLessThan(items.first?["distance"]?.doubleValue ?? 9999, 30, "\(text): \(names(items).prefix(3))")
         }
+        // HCMC has Lê Thánh Tôn, Hanoi Lê Thánh Tông: near the focus, part of the query beats all of it far away.
+        let tong = try await autocomplete("Lê Thánh Tông", [Self.hcm])
+        XCTAssertLessThan(tong.first?["distance"]?.doubleValue ?? 9999, 30, "\(names(tong).prefix(3))")
+        XCTAssertTrue(TextFolding.fold(names(tong).first ?? "").hasPrefix("le thanh"), "\(names(tong).prefix(3))")
     }
 
     func testVandalisedAndAdvertisingValuesAreNotAnswered() async throws {
