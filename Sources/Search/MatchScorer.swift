@@ -120,7 +120,12 @@ struct MatchScorer {
             distance = d
             value += Self.proximityWeight * exp(-d / Self.proximityScaleMeters)
         }
-        let complete = matchedInName + Double(matchedInKind) >= Double(queryTokens.count) - 0.1
+        // A house number the street's name cannot hold ("197 trần phú") does not make the street incomplete.
+        var numbersOnStreet = 0.0
+        if place.kind == .street {
+            numbersOnStreet = Double(queryTokens.filter { $0.first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } == true }.count)
+        }
+        let complete = matchedInName + Double(matchedInKind) + numbersOnStreet >= Double(queryTokens.count) - 0.1
         return Score(value: value, coverage: coverage, distance: distance, complete: complete)
     }
 

@@ -158,8 +158,17 @@ public final class PlaceSearch: Sendable {
     /// is the kind stage worth a query.
     private func mayNameAKind(_ reading: QueryReading) -> Bool {
         if reading.words.contains(where: kindWords.contains) { return true }
-        guard reading.lastIsPrefix, let last = reading.words.last else { return false }
+        guard reading.lastIsPrefix, let last = reading.words.last, last.count >= 3 else { return false }
         return kindWords.contains { $0.hasPrefix(last) }
+    }
+
+    /// Whether every word of the reading is a kind word (the last one possibly a prefix of one).
+    private func isKindOnly(_ reading: QueryReading) -> Bool {
+        for (index, word) in reading.words.enumerated() where !kindWords.contains(word) {
+            guard index == reading.words.count - 1, reading.lastIsPrefix, word.count >= 3,
+                  kindWords.contains(where: { $0.hasPrefix(word) }) else { return false }
+        }
+        return true
     }
 
     /// Score taken off a reading with a corrected typo: below every exact match of the same words.
@@ -202,7 +211,9 @@ public final class PlaceSearch: Sendable {
                 let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
                 _ = try collect("\(inName) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage / 2)
             }
-            if reading.words.count <= 4, mayNameAKind(reading) {
+            // Only for a pure kind query ("cafe", "cây xăng") or when few names hold the words
+            // ("công viên Tao Đàn": the park is called "Tao Dan Park").
+            if reading.words.count <= 4, mayNameAKind(reading), nameMatches < 3 || isKindOnly(reading) {
                 if let focus = query.focus {
                     let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
                     _ = try collect("{name kind} : (\(allWords)) AND {cell} : (\(cells))", in: "place_name_fts", limit: Self.candidatesPerStage)
