@@ -341,12 +341,23 @@ public final class PlaceSearch: Sendable {
 
     /// Drops results that would read the same as a better one (two bus stops called "Bến Thành C"
     /// in one ward): same name, same kind, same ward in the answer's format.
+    /// Also drops a named-locality POI (OSM `place=*`, category 9301) that repeats an administrative
+    /// unit among the results ("Quận 1", "Hà Nội" next to Thành Phố Hà Nội).
     static func distinct(_ results: [SearchResult], format: AddressFormat, limit: Int) -> [SearchResult] {
         struct Identity: Hashable { let name: String; let kind: Int; let ward: Int; let district: Int }
+        var unitNames = Set<String>()
+        for result in results.prefix(limit * 2) where result.place.kind == .admin {
+            let words = MatchScorer.words(result.place.nameKey)
+            unitNames.insert(result.place.nameKey)
+            if let prefix = MatchScorer.adminPrefixes.filter({ words.starts(with: $0) }).max(by: { $0.count < $1.count }) {
+                unitNames.insert(words.dropFirst(prefix.count).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " "))
+            }
+        }
         var seen = Set<Identity>()
         var kept: [SearchResult] = []
         for result in results where kept.count < limit {
             let p = result.place
+            if p.kind == .poi, p.categories == ["9301"], unitNames.contains(p.nameKey) { continue }
             let identity = format == .new
                 ? Identity(name: p.nameKey, kind: p.kind.rawValue, ward: p.newWard, district: p.newProvince)
                 : Identity(name: p.nameKey, kind: p.kind.rawValue, ward: p.oldWard, district: p.oldDistrict)

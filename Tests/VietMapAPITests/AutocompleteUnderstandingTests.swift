@@ -39,6 +39,8 @@ final class AutocompleteUnderstandingTests: XCTestCase {
         for text in ["Q1", "Q.1", "Quận Nhất", "District 1", "quan 1"] {
             let items = try await autocomplete(text, [("display_type", "2")])
             XCTAssertEqual(names(items).first, "Quận 1", text)
+            // The OSM locality node "Quận 1" does not repeat the unit.
+            XCTAssertEqual(names(items).filter { $0 == "Quận 1" }.count, 1, "\(text): \(names(items))")
         }
         let ward = try await autocomplete("P. Bến Nghé", [("display_type", "2")])
         XCTAssertEqual(names(ward).first, "Phường Bến Nghé")
