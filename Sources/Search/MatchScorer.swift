@@ -102,8 +102,11 @@ struct MatchScorer {
             houseNumberBonus = 0.1
         }
         // The name is exactly what was typed (the last word possibly still being typed).
-        let exactBonus = nameTokens.count == queryTokens.count && matchedInName >= Double(queryTokens.count) - 0.1
+        // (Half when the last word is only a prefix of the name's: "district 1" is exactly District 1,
+        // only possibly District 10.)
+        var exactBonus = nameTokens.count == queryTokens.count && matchedInName >= Double(queryTokens.count) - 0.1
             && !(isKindQuery && matchedInKind < queryTokens.count) ? Self.exactBonus : 0
+        if exactBonus > 0 && matchedInName < Double(queryTokens.count) { exactBonus /= 2 }
         var kindBonus = 0.0
         if matchedInKind == queryTokens.count {
             // The whole query names the kind ("cà phê", "atm"): as good as a full name match,

@@ -57,6 +57,9 @@ public final class PlaceSearch: Sendable {
     static let unitBonus = 0.25
     /// Score bonus for a place holding every typed word in its name (or kind) as typed.
     static let literalCompleteBonus = 0.2
+    /// Text score of a unit the whole query names ("Q1", "District 1", "TP HCM"): above an exact
+    /// complete name match (1.0 + exact 0.3 + complete 0.2).
+    static let unitOnlyScore = 1.55
     /// With a focus, places this far away are ranked below everything that matches near it.
     static let farFromFocusMeters = 300_000.0
     static let nearFocusMeters = 60_000.0
@@ -267,7 +270,8 @@ public final class PlaceSearch: Sendable {
                 var value: Double, coverage: Double, distance: Double?, complete: Bool
                 if reading.words.isEmpty {
                     guard reading.units.contains(where: { Self.isUnit(place, $0) }) else { continue }
-                    value = 1.2 + MatchScorer.importanceWeight * place.importance
+                    // The whole text read as this unit: as good as an exact, complete name match.
+                    value = Self.unitOnlyScore + MatchScorer.importanceWeight * place.importance
                     coverage = 1
                     complete = true
                     if let focus = query.focus {
