@@ -271,7 +271,9 @@ public final class PlaceSearch: Sendable {
                 if reading.words.isEmpty {
                     guard reading.units.contains(where: { Self.isUnit(place, $0) }) else { continue }
                     // The whole text read as this unit: as good as an exact, complete name match.
-                    value = Self.unitOnlyScore + MatchScorer.importanceWeight * place.importance
+                    // (A little more when its name is also what was typed: "phường Ba Đình" is
+                    // Phường Ba Đình before Xã Ba Đình.)
+                    value = Self.unitOnlyScore + MatchScorer.importanceWeight * place.importance + (anyComplete ? 0.05 : 0)
                     coverage = 1
                     complete = true
                     if let focus = query.focus {

@@ -175,7 +175,9 @@ struct QueryReader: Sendable {
             for length in stride(from: min(4, tokens.count - nameStart), through: 1, by: -1) {
                 candidates.append((length, tokens[nameStart..<nameStart + length].joined(separator: " ")))
             }
-            for (length, name) in candidates {
+            // The longest reading first: "phường Ba Đình" is Ba Đình, not Phường 3 followed by "Đình".
+            let ordered = candidates.enumerated().sorted { ($0.element.0, -$0.offset) > ($1.element.0, -$1.offset) }.map(\.element)
+            for (length, name) in ordered {
                 var found = levels.flatMap { admin.units(named: name, level: $0) }
                 if found.isEmpty, levels.contains(.province), let nick = Self.nicknames.first(where: { $0.0 == [name] }) {
                     found = admin.units(named: nick.1, level: .province)

@@ -44,6 +44,11 @@ final class AutocompleteUnderstandingTests: XCTestCase {
         }
         let ward = try await autocomplete("P. Bến Nghé", [("display_type", "2")])
         XCTAssertEqual(names(ward).first, "Phường Bến Nghé")
+        // A unit's name beats a number word read into it ("ba" is also 3).
+        let baDinh = try await autocomplete("phuong ba dinh")
+        XCTAssertEqual(names(baDinh).first, "Phường Ba Đình")
+        let third = try await autocomplete("Quận Ba", [("display_type", "2")])
+        XCTAssertEqual(names(third).first, "Quận 3")
         for text in ["TP HCM", "tp.hcm", "HCM", "TPHCM", "Saigon"] {
             let name = try await first(text)
             XCTAssertEqual(name, "thanh pho ho chi minh", text)
