@@ -14,7 +14,7 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 10
@@ -31,6 +31,7 @@ public enum DatasetSchema {
           name TEXT NOT NULL,
           prefix TEXT NOT NULL,
           full_name TEXT NOT NULL,
+          name_key TEXT NOT NULL,      -- TextFolding.fold(name): "ben thanh", "1" (query qualifiers)
           district_code INTEGER NOT NULL,
           province_code INTEGER NOT NULL,
           lat REAL NOT NULL, lng REAL NOT NULL,
@@ -143,6 +144,11 @@ public enum DatasetSchema {
         /// Ordinary places whose old ward came from the input data / was derived via the mapping.
         public static let oldCodesFromData = "old_codes_from_data"
         public static let oldCodesDerived = "old_codes_derived"
+        /// Every folded kind word (``CategoryWords``), space-separated: search reads it at start.
+        public static let kindWords = "kind_words"
+        /// Street initialisms derived at import, "initials=folded street name" joined by ";"
+        /// ("cmt8=cach mang thang tam;nkkn=nam ky khoi nghia;…"; see ``StreetInitials``).
+        public static let streetInitials = "street_initials"
     }
 
     /// Data attribution a dataset built from the embedded inputs must carry.

@@ -55,7 +55,7 @@ struct DatasetWriter {
         try db.execute(DatasetSchema.ddl)
 
         try db.transaction {
-            let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
+            let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, name_key, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
             let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key, alias_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
             let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell, kind) VALUES (?,?,?,?)")
@@ -83,7 +83,7 @@ struct DatasetWriter {
                 for code in units.keys.sorted() {
                     let unit = units[code]!
                     try insertUnit.bind(.integer(Int64(unit.scheme.rawValue)), .integer(Int64(unit.level.rawValue)), .integer(Int64(code)),
-                                        .text(unit.name), .text(unit.prefix), .text(unit.fullName),
+                                        .text(unit.name), .text(unit.prefix), .text(unit.fullName), .text(TextFolding.fold(unit.name)),
                                         .integer(Int64(unit.level == .ward && unit.scheme == .old ? unit.districtCode : 0)),
                                         .integer(Int64(unit.provinceCode)), .real(unit.lat), .real(unit.lng))
                     try insertUnit.run()
@@ -184,6 +184,11 @@ struct DatasetWriter {
             }
             try meta(DatasetSchema.MetaKey.oldCodesFromData, "\(report.oldCodesFromData)")
             try meta(DatasetSchema.MetaKey.oldCodesDerived, "\(report.oldCodesDerived)")
+            try meta(DatasetSchema.MetaKey.kindWords, Set(CategoryWords.table.values.flatMap { $0.split(separator: " ") }).sorted().joined(separator: " "))
+            var streetRows: [String: Int] = [:]
+            for street in places.streets { streetRows[TextFolding.fold(street.name), default: 0] += 1 }
+            try meta(DatasetSchema.MetaKey.streetInitials,
+                     StreetInitials.derive(streetRows).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
 
             if let roadGraph {
                 let insertGraph = try db.prepare("INSERT INTO road_graph(id, data) VALUES (1, ?)")

@@ -1,5 +1,4 @@
 import SQLiteStore
-import TextFolding
 
 /// Every administrative unit of both schemes, loaded once at start-up and shared read-only
 /// by all request threads (a few thousand small values: cheaper than a query per lookup).
@@ -11,8 +10,9 @@ public final class AdminDirectory: Sendable {
 
     public init(database: Database) throws {
         let statement = try database.prepare(
-            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng FROM admin_unit")
+            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng, name_key FROM admin_unit")
         var units: [Key: AdminUnit] = [:]
+        var byName: [String: [AdminUnit]] = [:]
         while try statement.step() {
             guard let scheme = AddressFormat(rawValue: statement.int(0)),
                   let level = AdminLevel(rawValue: statement.int(1)) else { continue }
@@ -21,11 +21,11 @@ public final class AdminDirectory: Sendable {
                 prefix: statement.text(4), fullName: statement.text(5), districtCode: statement.int(6),
                 provinceCode: statement.int(7), centroid: Coordinate(lat: statement.double(8), lng: statement.double(9)))
             units[Key(scheme: scheme.rawValue, level: level.rawValue, code: unit.code)] = unit
+            byName[statement.text(10), default: []].append(unit)
         }
         self.units = units
-        var byName: [String: [AdminUnit]] = [:]
-        for unit in units.values.sorted(by: { ($0.scheme.rawValue, $0.level.rawValue, $0.code) < ($1.scheme.rawValue, $1.level.rawValue, $1.code) }) {
-            byName[TextFolding.fold(unit.name), default: []].append(unit)
+        for name in byName.keys {
+            byName[name]!.sort { ($0.scheme.rawValue, $0.level.rawValue, $0.code) < ($1.scheme.rawValue, $1.level.rawValue, $1.code) }
         }
         self.byName = byName
     }

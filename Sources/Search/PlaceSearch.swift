@@ -36,14 +36,12 @@ public final class PlaceSearch: Sendable {
     public init(databasePath: String) throws {
         let database = try Database(path: databasePath, mode: .readOnly)
         admin = try AdminDirectory(database: database)
-        var streets: [(String, Int)] = []
-        let statement = try database.prepare("SELECT name_key, COUNT(*) FROM place WHERE kind = 2 GROUP BY name_key")
-        while try statement.step() { streets.append((statement.text(0), statement.int(1))) }
-        reader = QueryReader(admin: admin, initials: StreetInitials(streetNames: streets))
-        var kindWords = Set<String>()
-        let kinds = try database.prepare("SELECT DISTINCT kind_key FROM place WHERE kind_key != ''")
-        while try kinds.step() { kindWords.formUnion(kinds.text(0).split(separator: " ").map(String.init)) }
-        self.kindWords = kindWords
+        // Derived at import (DatasetSchema.MetaKey.streetInitials / .kindWords).
+        var meta: [String: String] = [:]
+        let statement = try database.prepare("SELECT key, value FROM meta WHERE key IN ('street_initials', 'kind_words')")
+        while try statement.step() { meta[statement.text(0)] = statement.text(1) }
+        reader = QueryReader(admin: admin, initials: StreetInitials(stored: meta["street_initials"] ?? ""))
+        kindWords = Set((meta["kind_words"] ?? "").split(separator: " ").map(String.init))
         typos = LazyTypoVocabulary(databasePath: databasePath)
         pool = ConnectionPool(path: databasePath)
     }

@@ -196,29 +196,19 @@ struct QueryReader: Sendable {
     }
 }
 
-/// Street initialisms derived from the data: "cach mang thang tam" → "cmtt" and "cmt8",
-/// "nam ky khoi nghia" → "nkkn". Built once at start from the distinct street names; an
-/// initialism shared by several streets names the one with the most rows (the longest).
+/// Street initialisms derived from the data at import (`meta.street_initials`: "cmt8" → "cach
+/// mang thang tam", "nkkn", "ntmk"; see the importer's `StreetInitials`).
 struct StreetInitials: Sendable {
     private let map: [String: String]
 
-    static let digitWords: [String: String] = [
-        "mot": "1", "hai": "2", "ba": "3", "tu": "4", "bon": "4", "nam": "5", "sau": "6", "bay": "7", "tam": "8", "chin": "9", "muoi": "10",
-    ]
-    static let genericStarts: Set<String> = ["hem", "duong", "ngo", "ngach", "kiet", "cau", "pho", "kenh", "rach"]
-
-    init(streetNames: [(name: String, rows: Int)]) {
-        var best: [String: (String, Int)] = [:]
-        for (name, rows) in streetNames {
-            let words = name.split(separator: " ").map(String.init)
-            guard words.count >= 3, let first = words.first, !Self.genericStarts.contains(first),
-                  words.allSatisfy({ $0.first?.isLetter == true }) else { continue }
-            let letters = words.map { String($0.first!) }
-            var forms = [letters.joined()]
-            if let digit = Self.digitWords[words.last!] { forms.append(letters.dropLast().joined() + digit) }
-            for form in forms where best[form].map({ $0.1 < rows }) ?? true { best[form] = (name, rows) }
+    /// - Parameter stored: "initials=folded street name" pairs joined by ";".
+    init(stored: String) {
+        var map: [String: String] = [:]
+        for pair in stored.split(separator: ";") {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            map[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        map = best.mapValues(\.0)
+        self.map = map
     }
 
     func streets(for word: String) -> [String] {
