@@ -31,8 +31,11 @@ final class LazyTypoVocabulary: @unchecked Sendable {
 struct TypoVocabulary: Sendable {
     /// Word → number of names holding it.
     private let frequency: [String: Int]
-    /// Word with one letter deleted (or the word itself) → words.
-    private let deletions: [String: [String]]
+    /// The words, indexed by `deletions`.
+    private let words: [String]
+    /// Hash of a word with one letter deleted (or of the word itself) → indexes into `words`
+    /// (hashes, not strings, keep the map small; candidates are verified with ``isOneEdit(_:_:)``).
+    private let deletions: [Int: [Int32]]
 
     /// Words shorter than this are not corrected into.
     static let minimumWordLength = 4
@@ -40,6 +43,7 @@ struct TypoVocabulary: Sendable {
     /// An empty vocabulary (no corrections), if the index cannot be read.
     init() {
         frequency = [:]
+        words = []
         deletions = [:]
     }
 
@@ -53,11 +57,13 @@ struct TypoVocabulary: Sendable {
                   term.allSatisfy({ $0.isLetter }) else { continue }
             frequency[term] = statement.int(1)
         }
-        var deletions: [String: [String]] = [:]
-        for word in frequency.keys {
-            for key in Self.deletionKeys(word) { deletions[key, default: []].append(word) }
+        let words = frequency.keys.sorted()
+        var deletions: [Int: [Int32]] = [:]
+        for (index, word) in words.enumerated() {
+            for key in Self.deletionKeys(word) { deletions[key.hashValue, default: []].append(Int32(index)) }
         }
         self.frequency = frequency
+        self.words = words
         self.deletions = deletions
     }
 
@@ -77,8 +83,9 @@ struct TypoVocabulary: Sendable {
     func corrections(of word: String, limit: Int) -> [String] {
         var found = Set<String>()
         for key in Self.deletionKeys(word) {
-            for candidate in deletions[key] ?? [] where candidate != word && Self.isOneEdit(word, candidate) {
-                found.insert(candidate)
+            for index in deletions[key.hashValue] ?? [] {
+                let candidate = words[Int(index)]
+                if candidate != word && Self.isOneEdit(word, candidate) { found.insert(candidate) }
             }
         }
         return found.sorted { (frequency[$0] ?? 0, $1) > (frequency[$1] ?? 0, $0) }.prefix(limit).map { $0 }
