@@ -153,6 +153,7 @@ public enum CategoryCodes {
         Rule(osm: "historic=memorial", code: "6004", importance: 0.7),
         // 7xxx leisure
         Rule(osm: "leisure=park", code: "7001", importance: 0.6),
+        Rule(osm: "natural=water", code: "7001", importance: 0.7),
         Rule(osm: "leisure=garden", code: "7001", importance: nil),
         Rule(osm: "leisure=playground", code: "7001", importance: 0.4),
         Rule(osm: "leisure=recreation_ground", code: "7001", importance: nil),

@@ -36,6 +36,12 @@ public struct DatasetBuildReport: Sendable, CustomStringConvertible {
     /// Ordinary places whose old district came from the input while the ward was derived.
     public var oldDistrictFromData = 0
     public var notes: [String] = []
+    /// What the import cleaning did, by rule (docs/search.md): places repaired or dropped.
+    public var cleaning: [String: Int] = [:]
+    /// Rules of ``cleaning`` that drop the place (the others repair a value).
+    public static let droppingRules: Set<String> = ["emptied-name", "advertising", "stacked-duplicates", "foreign-script-name-dropped"]
+    /// Places dropped by the cleaning.
+    public var droppedByCleaning: Int { cleaning.filter { Self.droppingRules.contains($0.key) }.values.reduce(0, +) }
     /// Road graph size (graph nodes = junctions and way ends; 0 without OSM road input).
     public var roadNodes = 0
     public var roadEdges = 0

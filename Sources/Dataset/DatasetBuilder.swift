@@ -81,25 +81,47 @@ public struct DatasetBuilder: Sendable {
         var places = PlaceSources()
         var roads = RoadNetworkSource()
         var osmNodes: [(index: Int, url: URL, nodes: [OSMPOIReader.POINode])] = []
+        var osmStreets: [OSMPOIReader.StreetWay] = []
+        var osmAddresses: [OSMPOIReader.AddressPoint] = []
+        var streetAliases: [String: [String]] = [:]
         for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
             switch kind {
             case .poiCSV: records[index] = try places.loadPOIs(url)
             case .streetCSV: records[index] = try places.loadStreets(url)
             case .addressCSV: records[index] = try places.loadAddresses(url)
             case .osmXML:
-                osmNodes.append((index, url, try OSMPOIReader.readPOIs(url)))
+                let read = try OSMPOIReader.readPOIs(url, areas: true)
+                osmNodes.append((index, url, read.pois))
+                streetAliases.merge(read.streetAliases) { $0 + $1 }
+                osmStreets += read.streetWays
+                osmAddresses += read.addresses
                 let roadWays = try roads.read(url)
                 report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
             case .osmPBF:
-                records[index] = try roads.read(url)
-                report.notes.append("\(url.lastPathComponent): \(records[index]) road ways (POIs are read from OSM XML and the CSVs only)")
+                let read = try OSMPOIReader.readPOIs(url, areas: true)
+                osmNodes.append((index, url, read.pois))
+                streetAliases.merge(read.streetAliases) { $0 + $1 }
+                osmStreets += read.streetWays
+                osmAddresses += read.addresses
+                let roadWays = try roads.read(url)
+                report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
             default: break
             }
         }
         for (index, url, nodes) in osmNodes {
             let result = places.addOSMNodes(nodes, admin: admin)
             records[index] = nodes.count
-            report.notes.append("\(url.lastPathComponent): \(nodes.count) named POI nodes, \(result.added) added, \(result.present) already from CSV, \(result.outside) outside every ward bbox")
+            report.notes.append("\(url.lastPathComponent): \(nodes.count) named POI nodes and areas, \(result.added) added, \(result.present) already from CSV, \(result.outside) outside every ward bbox")
+        }
+        let osmStreetCount = places.addOSMStreets(osmStreets, admin: admin)
+        let osmAddressCount = places.addOSMAddresses(osmAddresses, admin: admin)
+        if !osmStreets.isEmpty { report.notes.append("OSM highways: \(osmStreets.count) named ways, \(osmStreetCount) streets added (names no CSV has)") }
+        if !osmAddresses.isEmpty { report.notes.append("OSM addresses: \(osmAddresses.count) house numbers, \(osmAddressCount) added") }
+        let aliased = places.addStreetAliases(streetAliases)
+        if aliased > 0 { report.notes.append("\(aliased) streets got other names (alt_name, old_name, …) from OSM ways") }
+        report.cleaning = places.clean()
+        for (rule, count) in report.cleaning.sorted(by: { $0.key < $1.key }) {
+            report.notes.append("cleaning: \(rule) \(count)")
         }
         if places.duplicateKeys > 0 { report.notes.append("\(places.duplicateKeys) duplicate place keys skipped (first occurrence kept)") }
         if places.mergedStreetSpellings > 0 { report.notes.append("\(places.mergedStreetSpellings) street rows merged with another spelling of the same street in the same ward") }

@@ -14,10 +14,10 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 9
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 3
+    public static let builderVersion = 11
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,6 +31,7 @@ public enum DatasetSchema {
           name TEXT NOT NULL,
           prefix TEXT NOT NULL,
           full_name TEXT NOT NULL,
+          name_key TEXT NOT NULL,      -- TextFolding.fold(name): "ben thanh", "1" (query qualifiers)
           district_code INTEGER NOT NULL,
           province_code INTEGER NOT NULL,
           lat REAL NOT NULL, lng REAL NOT NULL,
@@ -52,7 +53,9 @@ public enum DatasetSchema {
           new_ward INTEGER NOT NULL, new_province INTEGER NOT NULL,
           old_ward INTEGER NOT NULL, old_district INTEGER NOT NULL, old_province INTEGER NOT NULL,
           name_key TEXT NOT NULL,      -- TextFolding.fold(name), for ranking without folding per request
-          address_key TEXT NOT NULL    -- the folded address text indexed in place_fts.address (both formats)
+          address_key TEXT NOT NULL,   -- the folded address text indexed in place_fts.address (both formats)
+          kind_key TEXT NOT NULL,      -- folded words for the place's kind (CategoryWords): "ca phe cafe coffee"
+          alias_key TEXT NOT NULL      -- the other names (name:en, alt_name, old_name, …), folded, "|"-separated
         );
         """
 
@@ -60,11 +63,12 @@ public enum DatasetSchema {
         CREATE VIRTUAL TABLE place_fts USING fts5(name, address, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
 
-    /// Names only, plus a coarse grid-cell token per place (see ``cellToken(latitude:longitude:)``):
-    /// "every word in the name" and "… near the focus" read a doclist of name words only, and the
-    /// nearness test is a doclist intersection instead of a scan of coordinates.
+    /// Names only, plus a coarse grid-cell token per place (see ``cellToken(latitude:longitude:)``)
+    /// and the words for its kind (``CategoryWords``): "every word in the name" and "… near the
+    /// focus" read a doclist of name words only, the nearness test is a doclist intersection
+    /// instead of a scan of coordinates, and "cafe near the focus" is `{kind} : cafe AND {cell} : …`.
     public static let createPlaceNameFTS = """
-        CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
+        CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, kind, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
 
     /// Size of the grid cells indexed in `place_name_fts.cell`, in degrees (≈ 5.5 km).
@@ -140,6 +144,11 @@ public enum DatasetSchema {
         /// Ordinary places whose old ward came from the input data / was derived via the mapping.
         public static let oldCodesFromData = "old_codes_from_data"
         public static let oldCodesDerived = "old_codes_derived"
+        /// Every folded kind word (``CategoryWords``), space-separated: search reads it at start.
+        public static let kindWords = "kind_words"
+        /// Street initialisms derived at import, "initials=folded street name" joined by ";"
+        /// ("cmt8=cach mang thang tam;nkkn=nam ky khoi nghia;…"; see ``StreetInitials``).
+        public static let streetInitials = "street_initials"
     }
 
     /// Data attribution a dataset built from the embedded inputs must carry.

@@ -34,6 +34,12 @@ struct DatasetWriter {
         return out.joined(separator: " ")
     }
 
+    /// The folded other names of a place, "|"-separated, without the name itself and duplicates.
+    static func aliasKey(name: String, aliases: [String]) -> String {
+        var seen: Set<String> = [TextFolding.fold(name)]
+        return aliases.map(TextFolding.fold).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "|")
+    }
+
     func write(into report: inout DatasetBuildReport) throws {
         do {
             try writeDatabase(into: &report)
@@ -49,10 +55,10 @@ struct DatasetWriter {
         try db.execute(DatasetSchema.ddl)
 
         try db.transaction {
-            let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?)")
-            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+            let insertUnit = try db.prepare("INSERT INTO admin_unit(scheme, level, code, name, prefix, full_name, name_key, district_code, province_code, lat, lng) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+            let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key, alias_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
-            let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell) VALUES (?,?,?)")
+            let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell, kind) VALUES (?,?,?,?)")
             // Rows are collected first, then numbered by importance (descending; ties by kind,
             // then key), so `ORDER BY rowid` over FTS matches yields the most important first.
             struct Row {
@@ -62,6 +68,8 @@ struct DatasetWriter {
                 let ftsName: String, ftsAddress: String
                 /// The full folded address (with "phường", "thành phố"…), for ranking.
                 let addressKey: String
+                var kindKey = ""
+                var aliasKey = ""
             }
             var rows: [Row] = []
             rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
@@ -75,7 +83,7 @@ struct DatasetWriter {
                 for code in units.keys.sorted() {
                     let unit = units[code]!
                     try insertUnit.bind(.integer(Int64(unit.scheme.rawValue)), .integer(Int64(unit.level.rawValue)), .integer(Int64(code)),
-                                        .text(unit.name), .text(unit.prefix), .text(unit.fullName),
+                                        .text(unit.name), .text(unit.prefix), .text(unit.fullName), .text(TextFolding.fold(unit.name)),
                                         .integer(Int64(unit.level == .ward && unit.scheme == .old ? unit.districtCode : 0)),
                                         .integer(Int64(unit.provinceCode)), .real(unit.lat), .real(unit.lng))
                     try insertUnit.run()
@@ -109,7 +117,7 @@ struct DatasetWriter {
                                     name: unit.fullName, hsNum: "", street: "", categories: "", lat: unit.lat, lng: unit.lng,
                                     importance: importance, codes: codes,
                                     ftsName: Self.folded([unit.fullName, unit.nameEn]), ftsAddress: Self.folded(parentSearchNames),
-                                    addressKey: Self.folded(parents)))
+                                    addressKey: Self.folded(parents), aliasKey: Self.aliasKey(name: unit.fullName, aliases: [unit.nameEn])))
                 }
             }
 
@@ -131,7 +139,7 @@ struct DatasetWriter {
                                 categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
                                 codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
                                 ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
-                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " ")))
+                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords, aliasKey: Self.aliasKey(name: place.name, aliases: place.aliases)))
             }
 
             rows.sort { a, b in
@@ -146,11 +154,11 @@ struct DatasetWriter {
                                      .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
                                      .real(row.importance), .integer(Int64(c.0)), .integer(Int64(c.1)),
                                      .integer(Int64(c.2)), .integer(Int64(c.3)), .integer(Int64(c.4)),
-                                     .text(TextFolding.fold(row.name)), .text(row.addressKey))
+                                     .text(TextFolding.fold(row.name)), .text(row.addressKey), .text(row.kindKey), .text(row.aliasKey))
                 try insertPlace.run()
                 try insertFTS.bind(.integer(id), .text(row.ftsName), .text(row.ftsAddress))
                 try insertFTS.run()
-                try insertNameFTS.bind(.integer(id), .text(row.ftsName), .text(DatasetSchema.cellToken(latitude: row.lat, longitude: row.lng)))
+                try insertNameFTS.bind(.integer(id), .text(row.ftsName), .text(DatasetSchema.cellToken(latitude: row.lat, longitude: row.lng)), .text(row.kindKey))
                 try insertNameFTS.run()
                 report.placeCounts[row.kind, default: 0] += 1
             }
@@ -176,6 +184,11 @@ struct DatasetWriter {
             }
             try meta(DatasetSchema.MetaKey.oldCodesFromData, "\(report.oldCodesFromData)")
             try meta(DatasetSchema.MetaKey.oldCodesDerived, "\(report.oldCodesDerived)")
+            try meta(DatasetSchema.MetaKey.kindWords, Set(CategoryWords.table.values.flatMap { $0.split(separator: " ") }).sorted().joined(separator: " "))
+            var streetRows: [String: Int] = [:]
+            for street in places.streets { streetRows[TextFolding.fold(street.name), default: 0] += 1 }
+            try meta(DatasetSchema.MetaKey.streetInitials,
+                     StreetInitials.derive(streetRows).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
 
             if let roadGraph {
                 let insertGraph = try db.prepare("INSERT INTO road_graph(id, data) VALUES (1, ?)")

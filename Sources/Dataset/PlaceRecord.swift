@@ -23,6 +23,8 @@ struct PlaceRecord {
     var hsNum: String = ""
     var street: String = ""
     var categories: String = ""
+    /// Folded words people type for this kind of place (``CategoryWords``).
+    var kindWords: String = ""
     var lat: Double
     var lng: Double
     var importance: Double

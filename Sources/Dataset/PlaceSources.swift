@@ -61,6 +61,7 @@ struct PlaceSources {
             record.hsNum = row.text("addr_housenumber")
             record.street = row.text("addr_street")
             record.categories = category.isEmpty ? CategoryCodes.fallbackCode : CategoryCodes.code(forOSM: category)
+            record.kindWords = CategoryWords.words(forOSM: category)
             record.oldWard = oldWard
             record.oldDistrict = oldDistrict
             record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
@@ -109,6 +110,78 @@ struct PlaceSources {
         return rows
     }
 
+    /// Adds streets from named OSM highway ways whose name no CSV street has (an import of an OSM
+    /// file alone gets its streets; with the CSVs, which were made from the same data, nothing is
+    /// counted twice): one place per (folded name × 2025 ward), at the middle vertex of its first
+    /// way. Returns the number of places added.
+    mutating func addOSMStreets(_ ways: [OSMPOIReader.StreetWay], admin: AdminRegistry) -> Int {
+        let known = Set(streets.map { TextFolding.fold($0.name) })
+        var groups: [String: (record: PlaceRecord, ways: Int, highways: [String])] = [:]
+        var order: [String] = []
+        for way in ways {
+            let folded = TextFolding.fold(way.name)
+            guard !folded.isEmpty, !known.contains(folded), let ward = admin.newWard(containing: way.lat, way.lng) else { continue }
+            let key = "street:\(ward.ward):\(folded)"
+            if groups[key] != nil {
+                groups[key]!.ways += 1
+                groups[key]!.highways.append(way.highway)
+                groups[key]!.record.aliases += way.aliases
+                continue
+            }
+            var record = PlaceRecord(key: key, kind: .street, name: way.name, lat: way.lat, lng: way.lng, importance: 0,
+                                     newWard: ward.ward, newProvince: ward.province)
+            record.street = way.name
+            record.aliases = way.aliases + [way.name.withoutStreetPrefix ?? ""].filter { !$0.isEmpty }
+            groups[key] = (record, 1, [way.highway])
+            order.append(key)
+        }
+        let rank = ["motorway", "trunk", "primary", "secondary", "tertiary", "residential", "unclassified", "living_street", "pedestrian"]
+        for key in order {
+            var (record, count, highways) = groups[key]!
+            let best = highways.min { (rank.firstIndex(of: $0) ?? 99) < (rank.firstIndex(of: $1) ?? 99) } ?? ""
+            record.importance = StreetImportance.importance(highway: best, wayCount: count)
+            append(record)
+        }
+        return order.count
+    }
+
+    /// Adds address points (house number + street) from OSM nodes and buildings no CSV gave.
+    mutating func addOSMAddresses(_ points: [OSMPOIReader.AddressPoint], admin: AdminRegistry) -> Int {
+        var added = 0
+        for point in points where keyIndex[point.key] == nil && !point.houseNumber.isEmpty && !point.street.isEmpty {
+            guard let ward = admin.newWard(containing: point.lat, point.lng) else { continue }
+            var record = PlaceRecord(key: point.key, kind: .address, name: "\(point.houseNumber) \(point.street)", lat: point.lat,
+                                     lng: point.lng, importance: 0.3, newWard: ward.ward, newProvince: ward.province)
+            record.hsNum = point.houseNumber
+            record.street = point.street
+            append(record)
+            added += 1
+        }
+        return added
+    }
+
+    /// Adds other names of streets read from OSM ways (folded street name → names).
+    mutating func addStreetAliases(_ aliases: [String: [String]]) -> Int {
+        var count = 0
+        for index in streets.indices {
+            guard let extra = aliases[TextFolding.fold(streets[index].name)] else { continue }
+            streets[index].aliases += extra
+            count += 1
+        }
+        return count
+    }
+
+    /// Applies ``PlaceCleaning`` to the POIs; returns the counts per rule.
+    mutating func clean() -> [String: Int] {
+        var cleaning = PlaceCleaning()
+        var kept: [PlaceRecord] = []
+        for var place in pois where cleaning.clean(&place) { kept.append(place) }
+        pois = cleaning.droppingStacks(kept)
+        keyIndex = keyIndex.filter { $0.value.0 != .poi }
+        for (index, place) in pois.enumerated() { keyIndex[place.key] = (.poi, index) }
+        return cleaning.counts
+    }
+
     private static func accentScore(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 0 : 1) }
     }
@@ -138,13 +211,17 @@ struct PlaceSources {
     mutating func addOSMNodes(_ nodes: [OSMPOIReader.POINode], admin: AdminRegistry) -> (added: Int, present: Int, outside: Int) {
         var added = 0, present = 0, outside = 0
         for node in nodes {
-            let key = "poi:node/\(node.id)"
-            if keyIndex[key] != nil { present += 1; continue }
+            let key = "poi:\(node.type)/\(node.id)"
+            if let (kind, index) = keyIndex[key] {
+                // Already from a CSV: the OSM file adds the names the CSV lacks (alt_name, old_name, …).
+                if kind == .poi { pois[index].aliases += OSMPOIReader.aliases(node.tags) }
+                present += 1
+                continue
+            }
             guard let ward = admin.newWard(containing: node.lat, node.lng) else { outside += 1; continue }
             let name = TextFolding.clean(node.tags["name"] ?? "")
             guard !name.isEmpty else { continue }
             let nameEn = TextFolding.clean(node.tags["name:en"] ?? "")
-            let nameVi = TextFolding.clean(node.tags["name:vi"] ?? "")
             let website = node.tags["website"] ?? node.tags["contact:website"] ?? ""
             let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
             var record = PlaceRecord(
@@ -155,7 +232,8 @@ struct PlaceSources {
             record.hsNum = TextFolding.clean(node.tags["addr:housenumber"] ?? "")
             record.street = TextFolding.clean(node.tags["addr:street"] ?? "")
             record.categories = CategoryCodes.code(forOSM: node.category)
-            record.aliases = [nameEn, nameVi].filter { !$0.isEmpty }
+            record.aliases = OSMPOIReader.aliases(node.tags)
+            record.kindWords = CategoryWords.words(forOSM: node.category)
             append(record)
             added += 1
         }

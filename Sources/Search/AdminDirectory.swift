@@ -5,11 +5,14 @@ import SQLiteStore
 public final class AdminDirectory: Sendable {
     private struct Key: Hashable { let scheme: Int; let level: Int; let code: Int }
     private let units: [Key: AdminUnit]
+    /// Units by folded short name ("ben thanh", "1", "ho chi minh"), for reading qualifiers in queries.
+    private let byName: [String: [AdminUnit]]
 
     public init(database: Database) throws {
         let statement = try database.prepare(
-            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng FROM admin_unit")
+            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng, name_key FROM admin_unit")
         var units: [Key: AdminUnit] = [:]
+        var byName: [String: [AdminUnit]] = [:]
         while try statement.step() {
             guard let scheme = AddressFormat(rawValue: statement.int(0)),
                   let level = AdminLevel(rawValue: statement.int(1)) else { continue }
@@ -18,8 +21,20 @@ public final class AdminDirectory: Sendable {
                 prefix: statement.text(4), fullName: statement.text(5), districtCode: statement.int(6),
                 provinceCode: statement.int(7), centroid: Coordinate(lat: statement.double(8), lng: statement.double(9)))
             units[Key(scheme: scheme.rawValue, level: level.rawValue, code: unit.code)] = unit
+            byName[statement.text(10), default: []].append(unit)
         }
         self.units = units
+        for name in byName.keys {
+            byName[name]!.sort { ($0.scheme.rawValue, $0.level.rawValue, $0.code) < ($1.scheme.rawValue, $1.level.rawValue, $1.code) }
+        }
+        self.byName = byName
+    }
+
+    /// Units whose folded short name is `foldedName`, optionally of one level only.
+    public func units(named foldedName: String, level: AdminLevel? = nil) -> [AdminUnit] {
+        let all = byName[foldedName] ?? []
+        guard let level else { return all }
+        return all.filter { $0.level == level }
     }
 
     public func unit(_ scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> AdminUnit? {

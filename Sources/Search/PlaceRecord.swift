@@ -35,10 +35,14 @@ public struct PlaceRecord: Sendable, Equatable {
     public var nameKey: String
     /// The folded address words of both formats, for ranking.
     public var addressKey: String
+    /// Folded words for the place's kind ("ca phe cafe coffee"), "" for most non-POIs.
+    public var kindKey: String = ""
+    /// The place's other names (English, alt, old, official, short), folded, separated by "|".
+    public var aliasKey: String = ""
 
     /// Whether this place can be written in `format` (admin units only in their own scheme).
     public func exists(in format: AddressFormat) -> Bool { scheme == nil || scheme == format }
 
     /// The SELECT list that `init(statement:)` reads, in order.
-    static let columns = "p.id, p.key, p.kind, p.scheme, p.name, p.hs_num, p.street, p.categories, p.lat, p.lng, p.importance, p.new_ward, p.new_province, p.old_ward, p.old_district, p.old_province, p.name_key, p.address_key"
+    static let columns = "p.id, p.key, p.kind, p.scheme, p.name, p.hs_num, p.street, p.categories, p.lat, p.lng, p.importance, p.new_ward, p.new_province, p.old_ward, p.old_district, p.old_province, p.name_key, p.address_key, p.kind_key, p.alias_key"
 }

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// - `clean(_:)` is for text we show: NFC, `Ð` (U+00D0) / `ð` repaired to `Đ` / `đ`, whitespace collapsed.
 /// - `fold(_:)` is for text we match: no diacritics (tone and vowel marks), `đ`/`Đ`/`Ð` → `d`,
-///   lower case, every run of non-alphanumerics → one space. Both tone placements
-///   ("Hòa"/"Hoà") and unaccented spellings fold to the same key.
+///   lower case, every run of non-alphanumerics → one space, a word-final "y" after a consonant
+///   → "i" (the i/y spelling variants "Sỹ"/"Sĩ", "Lý"/"Lí"). Both tone placements ("Hòa"/"Hoà")
+///   and unaccented spellings fold to the same key.
 public enum TextFolding {
     /// Display-safe form: NFC, ETH repaired to D-stroke, single spaces, trimmed.
     public static func clean(_ text: String) -> String {
@@ -49,13 +50,27 @@ public enum TextFolding {
                 }
             }
             if let m = mapped {
-                if pendingSpace { out.append(" "); pendingSpace = false }
+                if pendingSpace { Self.unifyFinalY(&out); out.append(" "); pendingSpace = false }
                 out.append(m)
             } else {
                 pendingSpace = !out.isEmpty
             }
         }
+        Self.unifyFinalY(&out)
         return String(out)
+    }
+
+    /// Consonants after which a word-final "y" and "i" are spelling variants ("Sỹ"/"Sĩ",
+    /// "Lý"/"Lí", "Kỹ"/"Kĩ", "Mỹ"/"Mĩ"): both fold to "i". After a vowel ("Thủy", "Hay") "y" stays.
+    private static let iyConsonants: Set<UInt32> = Set("bcdghklmnpqrstvx".unicodeScalars.map(\.value))
+
+    /// Replaces the last word's final "y" by "i" when a consonant precedes it.
+    private static func unifyFinalY(_ out: inout String.UnicodeScalarView) {
+        guard out.count >= 2, out.last == "y" else { return }
+        let before = out[out.index(out.endIndex, offsetBy: -2)]
+        guard iyConsonants.contains(before.value) else { return }
+        out.removeLast()
+        out.append("i")
     }
 
     /// The folded words of `text`.

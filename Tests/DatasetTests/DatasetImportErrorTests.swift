@@ -1,6 +1,7 @@
 import Dataset
 import DefaultData
 import Foundation
+import SQLiteStore
 import XCTest
 
 /// Input detection and failures: one-line errors, nothing half-written, outputs untouched.
@@ -137,9 +138,19 @@ final class DatasetImportErrorTests: XCTestCase {
         let output = directory.appendingPathComponent("small.sqlite")
         let report = try DatasetBuilder().build(inputs: [input("units_2025.json"), input("units_2025_centroids_bbox.csv"), pois, input("hcmc_2018.osm.pbf")],
                                                 output: output)
-        XCTAssertEqual(report.placeCounts[.poi], 5)
+        // The PBF gives the city's named POIs and areas, streets and house numbers too (a searchable
+        // city from an OSM extract alone), besides the CSV's five rows.
+        XCTAssertGreaterThan(report.placeCounts[.poi] ?? 0, 5 + 7_000)
+        XCTAssertGreaterThan(report.placeCounts[.street] ?? 0, 9_000)
+        XCTAssertGreaterThan(report.placeCounts[.address] ?? 0, 7_000)
         XCTAssertEqual(report.adminCounts.newWards, 3321)
         XCTAssertTrue(report.notes.contains { $0.contains("hcmc_2018.osm.pbf") && $0.contains("road ways") }, "\(report.notes)")
+        XCTAssertTrue(report.notes.contains { $0.contains("hcmc_2018.osm.pbf") && $0.contains("named POI nodes and areas") }, "\(report.notes)")
+        let db = try Database(path: output.path, mode: .readOnly)
+        XCTAssertEqual(try db.rows("SELECT name FROM place WHERE key = 'poi:way/39598493'", columns: 1).first, ["Dinh Độc Lập"])
+        XCTAssertGreaterThan(try db.scalarInt("SELECT COUNT(*) FROM place WHERE kind = 2 AND name = 'Cách Mạng Tháng Tám'"), 5)
+        XCTAssertTrue(try db.rows("SELECT alias_key FROM place WHERE kind = 2 AND name = 'Lê Văn Sỹ'", columns: 1)
+            .contains { $0[0].contains("le van si") })
         XCTAssertGreaterThan(report.roadNodes, 50_000, "the whole city's junctions")
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["small.sqlite", "some.txt"])

@@ -17,6 +17,15 @@ final class TextFoldingTests: XCTestCase {
         XCTAssertEqual(TextFolding.fold("Thủy"), "thuy")
     }
 
+    func testIAndYAfterAConsonantAreOneSpelling() {
+        XCTAssertEqual(TextFolding.fold("Lê Văn Sỹ"), TextFolding.fold("Lê Văn Sĩ"))
+        XCTAssertEqual(TextFolding.fold("Lý Tự Trọng"), TextFolding.fold("Lí Tự Trọng"))
+        XCTAssertEqual(TextFolding.fold("Kỹ thuật Mỹ"), "ki thuat mi")
+        // After a vowel "y" is part of the vowel: unchanged.
+        XCTAssertEqual(TextFolding.fold("Thủy Hay Quy"), "thuy hay quy")
+        XCTAssertEqual(TextFolding.fold("Y Dược"), "y duoc")
+    }
+
     func testPunctuationSeparatesWords() {
         XCTAssertEqual(TextFolding.fold("  197/3, Trần-Phú;;Q.5 "), "197 3 tran phu q 5")
         XCTAssertEqual(TextFolding.tokens("Bến Thành!").map(String.init), ["ben", "thanh"])

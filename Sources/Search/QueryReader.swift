@@ -1,0 +1,217 @@
+import Foundation
+import TextFolding
+
+/// One way of reading what the user typed: the words a place's name (or address) should hold,
+/// and the administrative units it should lie in (from qualifiers such as "Q1", "P. Bến Nghé",
+/// "TP HCM", ", Hoàn Kiếm").
+struct QueryReading: Sendable {
+    /// Folded words, the last one possibly a prefix still being typed.
+    var words: [String]
+    /// The place should lie in one of these units (empty: no place constraint).
+    var units: [AdminUnit]
+    /// `false` for the text taken literally, `true` for a reading that dropped generic words,
+    /// read qualifiers or expanded an initialism.
+    var understood: Bool
+    /// Whether the last word may be a prefix (false when it was rewritten).
+    var lastIsPrefix: Bool = true
+    /// Taken off the score of every place this reading finds (a guess such as a corrected typo).
+    var penalty: Double = 0
+}
+
+/// Reads Vietnamese address conventions out of a query (see docs/search.md):
+/// - generic words before a name (`đường`, `đ.`, `phố`, `số`, `ngõ`, `ngách`, `hẻm`, `kiệt`,
+///   `đại lộ`) or after it (`street`, `road`) are optional;
+/// - admin qualifiers in any position (`quận/q/q./qận`, `phường/p/p.`, `huyện`, `thị xã/tx`,
+///   `thành phố/tp/tp.`, `tỉnh`, `district`, `ward`) followed by a unit's name or number (digits or
+///   words: "Quận Nhất"), fused forms (`Q1`, `P4`), city nicknames (`HCM`, `TPHCM`, `Sài Gòn`,
+///   `Saigon`, `HN`, `Hanoi`) and unit names after a comma become a place constraint, not words
+///   the name must contain;
+/// - street initialisms derived from the data (`CMT8`, `NKKN`, `NTMK`) and dates (`3/2`) expand
+///   to the street's name.
+struct QueryReader: Sendable {
+    let admin: AdminDirectory
+    let initials: StreetInitials
+
+    /// Level words and the unit levels they qualify.
+    static let qualifiers: [([String], [AdminLevel])] = [
+        (["thanh", "pho"], [.province, .district]), (["thi", "xa"], [.district]), (["thi", "tran"], [.ward]),
+        (["tp"], [.province, .district]), (["tinh"], [.province]), (["quan"], [.district]), (["qan"], [.district]),
+        (["q"], [.district]), (["huyen"], [.district]), (["tx"], [.district]), (["district"], [.district]),
+        (["dist"], [.district]), (["phuong"], [.ward]), (["p"], [.ward]), (["ward"], [.ward]), (["xa"], [.ward]),
+        (["citi"], [.province]), (["province"], [.province]),  // "city" folds to "citi" (i/y variants)
+    ]
+    /// City names and nicknames → folded province name.
+    static let nicknames: [([String], String)] = [
+        (["tp", "hcm"], "ho chi minh"), (["tphcm"], "ho chi minh"), (["hcm"], "ho chi minh"), (["hcmc"], "ho chi minh"),
+        (["sai", "gon"], "ho chi minh"), (["saigon"], "ho chi minh"), (["tp", "hn"], "ha noi"), (["hn"], "ha noi"),
+        (["hanoi"], "ha noi"), (["danang"], "da nang"),
+    ]
+    /// Number words after a qualifier: "Quận Nhất" = Quận 1.
+    static let numberWords: [String: String] = [
+        "nhat": "1", "nhut": "1", "nhi": "2", "hai": "2", "ba": "3", "tu": "4", "bon": "4", "nam": "5", "sau": "6",
+        "bay": "7", "tam": "8", "chin": "9", "muoi": "10", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+    ]
+    /// Generic words users put before a street or place name.
+    static let leadingGeneric: [[String]] = [["dai", "lo"], ["duong"], ["d"], ["pho"], ["so"], ["ngo"], ["ngach"], ["hem"], ["kiet"]]
+    /// Generic words users put after a name.
+    static let trailingGeneric: Set<String> = ["street", "st", "road", "rd", "avenue", "ave"]
+
+    func readings(of text: String) -> [QueryReading] {
+        let parts = text.split(separator: ",").map { TextFolding.tokens(String($0)).map(String.init) }
+        var tokens: [String] = []
+        var partStarts: [Int] = []
+        for part in parts where !part.isEmpty {
+            partStarts.append(tokens.count)
+            tokens += part
+        }
+        tokens = Array(tokens.prefix(PlaceSearch.maxQueryWords).map { String($0.prefix(64)) })
+        guard !tokens.isEmpty else { return [] }
+        var result = [QueryReading(words: tokens, units: [], understood: false)]
+
+        // 1. Qualified units, fused forms and nicknames, anywhere.
+        var consumed = [Bool](repeating: false, count: tokens.count)
+        var units: [AdminUnit] = []
+        var i = 0
+        while i < tokens.count {
+            if let (length, found) = qualifiedUnit(tokens, at: i) ?? nickname(tokens, at: i) {
+                for k in i..<i + length { consumed[k] = true }
+                units += found
+                i += length
+            } else {
+                i += 1
+            }
+        }
+        // 2. Unit names after a comma ("17 Hoàng Sa, Đa Kao", "…, Hà Nội").
+        for start in partStarts.dropFirst() where start < tokens.count && !consumed[start] {
+            let end = partStarts.first { $0 > start } ?? tokens.count
+            let name = tokens[start..<min(end, tokens.count)].joined(separator: " ")
+            let found = admin.units(named: name)
+            if !found.isEmpty {
+                for k in start..<min(end, tokens.count) { consumed[k] = true }
+                units += found
+            }
+        }
+        var words = tokens.enumerated().filter { !consumed[$0.offset] }.map(\.element)
+        let lastConsumed = consumed.last == true
+        var understoodUnits = units
+        // 3. An unqualified unit name at the end ("Hàng Bạc Hoàn Kiếm", "dong khoi saigon").
+        var trailing: (words: [String], units: [AdminUnit])?
+        if words.count >= 2 {
+            for length in stride(from: min(3, words.count - 1), through: 1, by: -1) {
+                let name = words.suffix(length).joined(separator: " ")
+                let found = admin.units(named: name)
+                if !found.isEmpty { trailing = (Array(words.dropLast(length)), found); break }
+            }
+        }
+        // 4. Generic words.
+        words = Self.droppingGeneric(words)
+        if let t = trailing {
+            trailing = (Self.droppingGeneric(t.words), t.units)
+        }
+        if words.isEmpty && units.isEmpty { return result }
+        // 5. Dates ("3/2") and initialisms ("CMT8").
+        var expanded: [[String]] = []
+        if words.count == 2, text.contains("/"), let day = Int(words[0]), let month = Int(words[1]),
+           (1...31).contains(day), (1...12).contains(month) {
+            expanded.append([words[0], "thang", words[1]])
+        }
+        for (index, word) in words.enumerated() where word.count >= 3 && word.count <= 6 {
+            for street in initials.streets(for: word) {
+                var copy = words
+                copy.replaceSubrange(index...index, with: street.split(separator: " ").map(String.init))
+                expanded.append(copy)
+            }
+        }
+        if words != tokens || !units.isEmpty {
+            result.append(QueryReading(words: words, units: understoodUnits, understood: true, lastIsPrefix: !lastConsumed))
+        }
+        for e in expanded {
+            result.append(QueryReading(words: e, units: understoodUnits, understood: true, lastIsPrefix: false))
+        }
+        if let t = trailing, !t.words.isEmpty {
+            understoodUnits += t.units
+            result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false, penalty: 0.05))
+        }
+        return result
+    }
+
+    static func droppingGeneric(_ words: [String]) -> [String] {
+        var words = words
+        // A house number may come first: "số 17 đường Hoàng Sa".
+        var start = 0
+        for _ in 0..<2 {
+            if start < words.count, words[start].first?.isNumber == true { start += 1 }
+            if let generic = leadingGeneric.first(where: { words.count - start > $0.count && Array(words[start..<start + $0.count]) == $0 }) {
+                // "số" only before a number; the rest only before a name.
+                let next = words[start + generic.count]
+                if generic == ["so"] && next.first?.isNumber != true { break }
+                words.removeSubrange(start..<start + generic.count)
+            } else {
+                break
+            }
+        }
+        while words.count > 1, let last = words.last, trailingGeneric.contains(last) { words.removeLast() }
+        return words
+    }
+
+    /// A level word then a unit's name or number: ("quận", "1"), ("q", "nhất"), ("p", "bến", "nghé");
+    /// or a fused form ("q1", "p4", "q10").
+    private func qualifiedUnit(_ tokens: [String], at i: Int) -> (Int, [AdminUnit])? {
+        let token = tokens[i]
+        if token.count >= 2, token.count <= 3, let letter = token.first, letter == "q" || letter == "p",
+           token.dropFirst().allSatisfy(\.isNumber) {
+            let found = admin.units(named: String(Int(token.dropFirst()) ?? 0), level: letter == "q" ? .district : .ward)
+            return found.isEmpty ? nil : (1, found)
+        }
+        for (words, levels) in Self.qualifiers where tokens.count - i > words.count && Array(tokens[i..<i + words.count]) == words {
+            let nameStart = i + words.count
+            var candidates: [(Int, String)] = []
+            let first = tokens[nameStart]
+            if first.allSatisfy(\.isNumber) { candidates.append((1, String(Int(first) ?? 0))) }
+            if tokens.count - nameStart >= 2, first == "muoi", let unit = Self.numberWords[tokens[nameStart + 1]], unit.count == 1 {
+                candidates.append((2, unit == "1" ? "11" : "1\(unit)"))
+            }
+            if let number = Self.numberWords[first] { candidates.append((1, number)) }
+            for length in stride(from: min(4, tokens.count - nameStart), through: 1, by: -1) {
+                candidates.append((length, tokens[nameStart..<nameStart + length].joined(separator: " ")))
+            }
+            // The longest reading first: "phường Ba Đình" is Ba Đình, not Phường 3 followed by "Đình".
+            let ordered = candidates.enumerated().sorted { ($0.element.0, -$0.offset) > ($1.element.0, -$1.offset) }.map(\.element)
+            for (length, name) in ordered {
+                var found = levels.flatMap { admin.units(named: name, level: $0) }
+                if found.isEmpty, levels.contains(.province), let nick = Self.nicknames.first(where: { $0.0 == [name] }) {
+                    found = admin.units(named: nick.1, level: .province)
+                }
+                if !found.isEmpty { return (words.count + length, found) }
+            }
+        }
+        return nil
+    }
+
+    private func nickname(_ tokens: [String], at i: Int) -> (Int, [AdminUnit])? {
+        for (words, province) in Self.nicknames where tokens.count - i >= words.count && Array(tokens[i..<i + words.count]) == words {
+            return (words.count, admin.units(named: province, level: .province))
+        }
+        return nil
+    }
+}
+
+/// Street initialisms derived from the data at import (`meta.street_initials`: "cmt8" → "cach
+/// mang thang tam", "nkkn", "ntmk"; see the importer's `StreetInitials`).
+struct StreetInitials: Sendable {
+    private let map: [String: String]
+
+    /// - Parameter stored: "initials=folded street name" pairs joined by ";".
+    init(stored: String) {
+        var map: [String: String] = [:]
+        for pair in stored.split(separator: ";") {
+            guard let equals = pair.firstIndex(of: "=") else { continue }
+            map[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        self.map = map
+    }
+
+    func streets(for word: String) -> [String] {
+        map[word].map { [$0] } ?? []
+    }
+}
