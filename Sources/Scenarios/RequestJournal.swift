@@ -75,7 +75,8 @@ public final class RequestJournal: @unchecked Sendable {
                 bodyOrder.removeFirst(bodyOrderStart)
                 bodyOrderStart = 0
             }
-            storage[index].responseBody = Data(kept)
+            // A body within the limit is shared, not copied (Data is copy-on-write).
+            storage[index].responseBody = kept.count == body.count ? body : Data(kept)
             bodyBytesHeld += kept.count
             bodyOrder.append(sequence)
         }

@@ -40,27 +40,57 @@ struct MatchScorer {
         var complete: Bool
     }
 
-    func score(_ place: PlaceRecord) -> Score {
-        var best = score(place, nameKey: place.nameKey)
-        if !place.aliasKey.isEmpty {
-            for alias in place.aliasKey.split(separator: "|") {
-                let s = score(place, nameKey: String(alias))
-                if s.value > best.value { best = s }
+    /// The folded words of a candidate, split once for every reading that scores it.
+    struct PlaceWords {
+        /// The name's words, then each other name's.
+        let names: [[ArraySlice<UInt8>]]
+        let kind: [ArraySlice<UInt8>]
+        /// The address's words, split on first use (most matches never need them).
+        private(set) var address: [ArraySlice<UInt8>]?
+        private let addressKey: String
+
+        init(_ place: PlaceRecord) {
+            var names = [MatchScorer.words(place.nameKey)]
+            if !place.aliasKey.isEmpty {
+                for alias in place.aliasKey.split(separator: "|") { names.append(MatchScorer.words(String(alias))) }
             }
+            self.names = names
+            kind = place.kindKey.isEmpty ? [] : MatchScorer.words(place.kindKey)
+            addressKey = place.addressKey
+        }
+
+        mutating func addressWords() -> [ArraySlice<UInt8>] {
+            if let address { return address }
+            let words = MatchScorer.words(addressKey)
+            address = words
+            return words
+        }
+    }
+
+    func score(_ place: PlaceRecord) -> Score {
+        var words = PlaceWords(place)
+        return score(place, words: &words)
+    }
+
+    /// The best score of `place` under its name or any other name.
+    func score(_ place: PlaceRecord, words: inout PlaceWords) -> Score {
+        var best = score(place, nameTokens: words.names[0], words: &words)
+        for alias in words.names.dropFirst() {
+            let s = score(place, nameTokens: alias, words: &words)
+            if s.value > best.value { best = s }
         }
         return best
     }
 
-    /// The score of `place` as if it were called `nameKey` (its name or one of its other names).
-    private func score(_ place: PlaceRecord, nameKey: String) -> Score {
-        var nameTokens = Self.words(nameKey)
+    /// The score of `place` as if its name were `nameTokens` (its name or one of its other names).
+    private func score(_ place: PlaceRecord, nameTokens allNameTokens: [ArraySlice<UInt8>], words: inout PlaceWords) -> Score {
+        var nameTokens = allNameTokens
         if place.kind == .admin,
            let prefix = Self.adminPrefixes.filter({ nameTokens.starts(with: $0) }).max(by: { $0.count < $1.count }),
            !prefix.contains(where: { queryTokens.contains($0) }) {
             nameTokens.removeFirst(prefix.count)
         }
-        var addressTokens: [ArraySlice<UInt8>]?
-        let kindTokens = place.kindKey.isEmpty ? [] : Self.words(place.kindKey)
+        let kindTokens = words.kind
         var matched = 0.0, matchedInName = 0.0, matchedInKind = 0
         for (i, q) in queryTokens.enumerated() {
             let isLast = i == queryTokens.count - 1
@@ -80,8 +110,7 @@ struct MatchScorer {
             }
             if best == 0 {
                 // Words of the address count half: "le loi quan 1", "cafe hoan kiem".
-                if addressTokens == nil { addressTokens = Self.words(place.addressKey) }
-                for a in addressTokens! {
+                for a in words.addressWords() {
                     if a.elementsEqual(q) { best = 0.5; break }
                     if isLast, a.starts(with: q) { best = 0.4 }
                 }

@@ -264,6 +264,7 @@ public final class PlaceSearch: Sendable {
             if let circle = query.circle, circle.center.distance(to: place.coordinate) > circle.radiusMeters { continue }
             var best: (value: Double, coverage: Double, distance: Double?, complete: Bool)?
             var anyComplete = false
+            var words = MatchScorer.PlaceWords(place)
             for (reading, scorer) in zip(readings, scorers) {
                 var value: Double, coverage: Double, distance: Double?, complete: Bool
                 if reading.words.isEmpty {
@@ -279,7 +280,7 @@ public final class PlaceSearch: Sendable {
                         value += MatchScorer.proximityWeight * exp(-distance! / MatchScorer.proximityScaleMeters)
                     }
                 } else {
-                    let score = scorer.score(place)
+                    let score = scorer.score(place, words: &words)
                     (value, coverage, distance, complete) = (score.value, score.coverage, score.distance, score.complete)
                     if reading.understood { value -= 0.01 + reading.penalty }
                     // Every word as typed is in the name: above readings that had to reinterpret

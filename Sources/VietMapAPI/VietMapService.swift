@@ -21,6 +21,8 @@ public final class VietMapService: Sendable {
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
+    /// Rendered autocomplete and place answers of repeated requests.
+    private let cache: ResponseCache
     /// Where 500s are reported, one line each (default: stderr).
     private let errorLog: @Sendable (String) -> Void
 
@@ -34,10 +36,14 @@ public final class VietMapService: Sendable {
     ///   - maxRoutePoints: more `point`s than this is `MAX_POINTS_EXCEED`.
     ///   - maxSnapDistanceMeters: a point farther than this from any usable road is an error.
     ///   - errorLog: receives one line per 500 answer: method, path and the cause.
+    ///   - responseCacheBytes: bytes of rendered autocomplete/place answers kept for repeated
+    ///     requests (0: none); default `defaultResponseCacheBytes`.
     public init(search: PlaceSearch, roadGraph: RoadGraph?, apiKeys: Set<String> = [],
                 maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000, lease: DatasetLease? = nil,
-                errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog) {
+                errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog,
+                responseCacheBytes: Int = VietMapService.defaultResponseCacheBytes) {
         self.lease = lease
+        cache = ResponseCache(budgetBytes: responseCacheBytes)
         self.errorLog = errorLog
         self.search = search
         self.apiKeys = apiKeys
@@ -48,6 +54,15 @@ public final class VietMapService: Sendable {
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
+    }
+
+    /// 4 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
+    /// off, e.g. to measure the search itself).
+    public static var defaultResponseCacheBytes: Int {
+        if let text = ProcessInfo.processInfo.environment["VIETMAP_SIM_RESPONSE_CACHE_KB"], let kib = Int(text), kib >= 0 {
+            return min(kib, 1 << 20) * 1024
+        }
+        return 4 << 20
     }
 
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.
@@ -103,10 +118,14 @@ public final class VietMapService: Sendable {
         }
         let parameters = RequestParameters(query: request.query)
         guard authorized(parameters.string("apikey")) else { return Self.error(.unauthorized, for: endpoint) }
+        let cacheKey = endpoint != .route && cache.isEnabled ? ResponseCache.key(path: path, items: request.query.items) : nil
+        if let cacheKey, let body = cache.body(for: cacheKey) { return Self.json(body, status: 200) }
         do throws(APIError) {
             switch endpoint {
-            case .autocomplete: return Self.json(try autocomplete.respond(parameters), status: 200)
-            case .place: return Self.json(try place.respond(parameters), status: 200)
+            case .autocomplete, .place:
+                let body = Data(JSONSerializer.bytes(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters)))
+                if let cacheKey { cache.store(body, for: cacheKey) }
+                return Self.json(body, status: 200)
             case .route:
                 let (body, settled) = try route.respond(parameters)
                 var response = Self.json(body, status: 200)
@@ -131,7 +150,11 @@ public final class VietMapService: Sendable {
     }
 
     static func json(_ body: JSONValue, status: Int) -> HTTPResponse {
-        var response = HTTPResponse.json(Data(JSONSerializer.bytes(body)), status: status)
+        json(Data(JSONSerializer.bytes(body)), status: status)
+    }
+
+    static func json(_ body: Data, status: Int) -> HTTPResponse {
+        var response = HTTPResponse.json(body, status: status)
         // The live 401 carries no CORS header (browsers then report "Failed to fetch").
         if status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
         return response
