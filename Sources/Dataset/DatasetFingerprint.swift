@@ -1,13 +1,21 @@
 import Foundation
 
-/// 64-bit FNV-1a, for fingerprints (not for security).
+/// 64-bit FNV-1a over 8-byte words (then the remaining bytes one by one), for fingerprints
+/// (not for security): the default data's 21 MB are hashed at every start, and a word at a
+/// time takes a few milliseconds where a byte at a time took ~50.
 struct FNV1a64 {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var hash = value
-        for byte in bytes {
+        let words = bytes.count / 8
+        for index in 0..<words {
+            hash ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+            hash = hash &* Self.prime
+            hash ^= hash >> 29
+        }
+        for byte in bytes[(words * 8)...] {
             hash ^= UInt64(byte)
             hash = hash &* Self.prime
         }

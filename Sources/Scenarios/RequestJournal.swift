@@ -60,7 +60,7 @@ public final class RequestJournal: @unchecked Sendable {
             storage[index].latencyMilliseconds = latencyMilliseconds
             if let note { storage[index].note = note }
             storage[index].responseBodyBytes = body.count
-            storage[index].responseContentType = contentType.map { String($0.prefix(256)) }
+            storage[index].responseContentType = contentType.map { $0.utf8.count <= 256 ? $0 : String($0.prefix(256)) }
             let kept = body.prefix(Self.bodyLimit)
             guard !kept.isEmpty, kept.count <= bodyBudget else { return }
             while bodyBytesHeld + kept.count > bodyBudget, bodyOrderStart < bodyOrder.count {

@@ -279,6 +279,11 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// Most bytes of parameter names and values one journal entry keeps.
     static let journalQueryLimit = 2_048
 
+    /// `text` cut to `journalValueLimit` characters; the same string (no copy) when it is shorter.
+    static func journalValue(_ text: String) -> String {
+        text.utf8.count <= journalValueLimit ? text : String(text.prefix(journalValueLimit))
+    }
+
     private func record(_ request: HTTPRequest, endpoint: APIEndpoint, arrival: UInt64, selection: ScenarioSelection?,
                         decision: Decision?) -> Int {
         // Values are cut to `journalValueLimit` characters, and parameters are kept only while
@@ -288,8 +293,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         var kept = 0
         for item in request.query.items {
             let value = item.name == "apikey" ? ScenarioSelection.redacted(item.value, apiKeys: configuration.apiKeys) : item.value
-            let entry = JournalEntry.QueryItem(name: String(item.name.prefix(Self.journalValueLimit)),
-                                               value: String(value.prefix(Self.journalValueLimit)))
+            let entry = JournalEntry.QueryItem(name: Self.journalValue(item.name), value: Self.journalValue(value))
             kept += entry.name.utf8.count + entry.value.utf8.count
             guard kept <= Self.journalQueryLimit else { break }
             query.append(entry)
@@ -297,7 +301,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         let arrivalMilliseconds = uptimeMilliseconds(arrival)
         return journal.record { sequence in
             JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
-                         method: request.method, path: String(request.path.prefix(Self.journalValueLimit)), endpoint: endpoint, query: query,
+                         method: request.method, path: Self.journalValue(request.path), endpoint: endpoint, query: query,
                          scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
                          rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
                          delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,

@@ -50,6 +50,7 @@ public final class PlaceSearch: Sendable {
     /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
     private let kindWords: Set<String>
     private let typos: LazyTypoVocabulary
+    private let candidateCache = CandidateCache()
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
@@ -74,7 +75,7 @@ public final class PlaceSearch: Sendable {
             if candidates.isEmpty && literal.count > 1 {
                 usedAnyWordStage = true
                 let quoted = literal.enumerated().map { i, t in i == literal.count - 1 ? "\"\(t)\"*" : "\"\(t)\"" }
-                try Self.collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage,
+                try self.collect(quoted.joined(separator: " OR "), in: "place_fts", limit: Self.candidatesPerStage,
                                  filter: (filterSQL, filterValues), connection: connection, into: &candidates)
             }
         }
@@ -124,7 +125,7 @@ public final class PlaceSearch: Sendable {
                 for reading in partial {
                     let quoted = reading.words.enumerated().map { i, t in
                         i == reading.words.count - 1 && reading.lastIsPrefix ? "\"\(t)\"*" : "\"\(t)\"" }
-                    try Self.collect("{name} : (\(quoted.joined(separator: " "))) AND {cell} : (\(cells))", in: "place_name_fts",
+                    try self.collect("{name} : (\(quoted.joined(separator: " "))) AND {cell} : (\(cells))", in: "place_name_fts",
                                      limit: Self.candidatesPerStage / 2, filter: (filterSQL, filterValues), connection: connection, into: &candidates)
                 }
             }
@@ -181,7 +182,7 @@ public final class PlaceSearch: Sendable {
     private func gather(_ readings: [QueryReading], query: AutocompleteQuery, filter: (String, [SQLiteValue]),
                         connection: ThreadConnection, into candidates: inout [Int64: PlaceRecord]) throws {
         func collect(_ expression: String, in table: String, limit: Int, extra: (String, [SQLiteValue]) = ("", [])) throws -> Int {
-            try Self.collect(expression, in: table, limit: limit, filter: (filter.0 + extra.0, filter.1 + extra.1),
+            try self.collect(expression, in: table, limit: limit, filter: (filter.0 + extra.0, filter.1 + extra.1),
                              connection: connection, into: &candidates)
         }
         for reading in readings {
@@ -234,21 +235,48 @@ public final class PlaceSearch: Sendable {
     }
 
     /// Adds up to `limit` matches of `expression` in `table` (most important first); returns the rows read.
+    /// (The rows of a statement run before come from `candidateCache`.)
     @discardableResult
-    private static func collect(_ expression: String, in table: String, limit: Int, filter: (String, [SQLiteValue]),
-                                connection: ThreadConnection, into candidates: inout [Int64: PlaceRecord]) throws -> Int {
+    private func collect(_ expression: String, in table: String, limit: Int, filter: (String, [SQLiteValue]),
+                         connection: ThreadConnection, into candidates: inout [Int64: PlaceRecord]) throws -> Int {
         let sql = "SELECT \(PlaceRecord.columns) FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?"
             + filter.0 + " ORDER BY \(table).rowid LIMIT \(limit)"
+        let key = CandidateCache.key(sql: sql, expression: expression, values: filter.1)
+        if let ids = candidateCache.rows(for: key) {
+            for id in ids where candidates[id] == nil {
+                guard let place = try record(id: id, connection: connection) else { continue }
+                candidates[id] = place
+            }
+            return ids.count
+        }
         let statement = try connection.statement(sql)
         try statement.bind([.text(expression)] + filter.1)
         defer { statement.reset() }
-        var rows = 0
+        var ids: [Int64] = []
+        ids.reserveCapacity(limit)
         while try statement.step() {
-            let place = record(statement)
-            candidates[place.id] = place
-            rows += 1
+            let id = statement.int64(0)
+            ids.append(id)
+            // A row an earlier stage already read is the same record: skip decoding its columns.
+            guard candidates[id] == nil else { continue }
+            let place = Self.record(statement)
+            candidates[id] = place
+            candidateCache.store(place)
         }
-        return rows
+        candidateCache.store(rows: ids, for: key)
+        return ids.count
+    }
+
+    /// The place with row id `id`, from `candidateCache` or the table.
+    private func record(id: Int64, connection: ThreadConnection) throws -> PlaceRecord? {
+        if let cached = candidateCache.record(id) { return cached }
+        let statement = try connection.statement("SELECT \(PlaceRecord.columns) FROM place p WHERE p.id = ?")
+        try statement.bind(.integer(id))
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let place = Self.record(statement)
+        candidateCache.store(place)
+        return place
     }
 
     /// Scores every candidate by its best reading; `complete` when some reading's words are all in its name.

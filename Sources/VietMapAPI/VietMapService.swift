@@ -68,11 +68,12 @@ public final class VietMapService: Sendable {
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.
     public convenience init(databasePath: String, apiKeys: Set<String> = [],
                             maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
-                            errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog) throws {
+                            errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog,
+                            responseCacheBytes: Int = VietMapService.defaultResponseCacheBytes) throws {
         let lease = try DatasetLease(path: databasePath)
         self.init(search: try PlaceSearch(databasePath: databasePath), roadGraph: try RoadGraphStore.load(databasePath: databasePath),
                   apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease,
-                  errorLog: errorLog)
+                  errorLog: errorLog, responseCacheBytes: responseCacheBytes)
     }
 
     /// The paths this service answers.
