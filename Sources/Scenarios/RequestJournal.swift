@@ -71,7 +71,11 @@ public final class RequestJournal: @unchecked Sendable {
                     storage[old].responseBody = nil
                 }
             }
-            if bodyOrderStart > 4096, bodyOrderStart * 2 > bodyOrder.count {
+            // Entries that left the ring took their bodies with them (see `record`): forget them
+            // here too, or this list would grow by one number per request for ever.
+            let oldest = nextSequence - storage.count
+            while bodyOrderStart < bodyOrder.count, bodyOrder[bodyOrderStart] < oldest { bodyOrderStart += 1 }
+            if bodyOrderStart > min(4096, capacity), bodyOrderStart * 2 > bodyOrder.count {
                 bodyOrder.removeFirst(bodyOrderStart)
                 bodyOrderStart = 0
             }
@@ -81,6 +85,9 @@ public final class RequestJournal: @unchecked Sendable {
             bodyOrder.append(sequence)
         }
     }
+
+    /// How many body sequence numbers are remembered (for tests: about twice `capacity` at most).
+    var bodyOrderLength: Int { lock.withLock { bodyOrder.count } }
 
     /// The matching entry, if it is still in the buffer.
     public func entry(sequence: Int) -> JournalEntry? {

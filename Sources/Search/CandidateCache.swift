@@ -14,9 +14,9 @@ final class CandidateCache: @unchecked Sendable {
     // @unchecked: every dictionary is only touched under `lock`.
 
     /// Statements whose row ids are kept (young generation; up to twice as many in all).
-    static let statementsPerGeneration = 2_048
+    static let statementsPerGeneration = 1_024
     /// Places whose records are kept (young generation; up to twice as many in all).
-    static let recordsPerGeneration = 2_048
+    static let recordsPerGeneration = 1_024
 
     private let lock = NSLock()
     private var youngRows: [String: [Int64]] = [:]

@@ -56,13 +56,13 @@ public final class VietMapService: Sendable {
         route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
     }
 
-    /// 4 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
+    /// 2 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
     /// off, e.g. to measure the search itself).
     public static var defaultResponseCacheBytes: Int {
         if let text = ProcessInfo.processInfo.environment["VIETMAP_SIM_RESPONSE_CACHE_KB"], let kib = Int(text), kib >= 0 {
             return min(kib, 1 << 20) * 1024
         }
-        return 4 << 20
+        return 2 << 20
     }
 
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.

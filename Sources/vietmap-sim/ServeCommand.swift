@@ -5,6 +5,15 @@ import VietMapSimulator
 
 /// `vietmap-sim serve`: start a `SimulatorServer` from the options, wait for a signal.
 enum ServeCommand {
+    /// Two malloc arenas instead of glibc's up to 8 per core: the request threads' short-lived
+    /// allocations otherwise spread over arenas that each keep freed pages (≈ 3 MB of RSS under
+    /// load, no measurable cost in req/s). `mallopt(M_ARENA_MAX = -8, 2)`, looked up at run time
+    /// because malloc.h is not part of the Glibc module.
+    static func limitMallocArenas() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 2)
+    }
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean))
@@ -59,6 +68,7 @@ enum ServeCommand {
             }
         }
         TerminationSignals.install()  // before the ready line: a signal right after it is not lost
+        limitMallocArenas()
         let server = try SimulatorServer.start(simulator)
         scenarios.started(server)
         if let caPath = transport.caCertificatePath {

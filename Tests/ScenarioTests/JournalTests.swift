@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Scenarios
+@testable import Scenarios
 import XCTest
 
 /// The request journal: what an app asked for, when, and what it got.
@@ -62,6 +62,15 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(engine.journal.clear(), 5)
         _ = try get(server, "/api/autocomplete/v4?apikey=k&text=y")
         XCTAssertEqual(engine.journal.entries().map(\.sequence), [9])
+    }
+
+    func testTheBodyBookkeepingStaysBoundedByTheCapacity() throws {
+        let engine = builtInEngine(.init(journalCapacity: 5))
+        let server = try startServer(engine)
+        for index in 0..<60 { _ = try get(server, "/api/autocomplete/v4?apikey=k&text=x\(index % 3)") }
+        XCTAssertEqual(engine.journal.entries().count, 5)
+        XCTAssertLessThanOrEqual(engine.journal.bodyOrderLength, 12, "one number per request must not pile up")
+        XCTAssertEqual(engine.journal.entries().compactMap(\.responseBody).count, 5, "the kept entries keep their bodies")
     }
 
     func testPatchThatCannotApplyLeavesTheAnswerAndSaysWhy() throws {
