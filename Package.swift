@@ -14,6 +14,7 @@ import PackageDescription
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
+///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   vietmap-sim                         (thin CLI)
@@ -45,10 +46,11 @@ let package = Package(
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
+        .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "HARImport"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -66,6 +68,8 @@ let package = Package(
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
+        .testTarget(name: "HARImportTests",
+                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting", "VietMapClient"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "ContractTests",

@@ -232,7 +232,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             }
             let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
             journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency, note: note,
-                             body: response.body, contentType: response.headers["Content-Type"])
+                             body: response.body, contentType: response.headers["Content-Type"],
+                             headers: response.headers.fields, transport: response.transport)
             reply(response)
         }
         if delay > 0 {
