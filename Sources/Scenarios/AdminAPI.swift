@@ -106,7 +106,9 @@ enum AdminAPI {
             guard let entry = engine.journal.entry(sequence: Int(sequence)!) else {
                 throw Failure(status: 404, message: "journal entry \(sequence) is not (or no longer) in the journal")
             }
-            return json(try JournalReplay.scenario(for: entry, name: query.first("name")))
+            var response = HTTPResponse.json(Data(JSONPrettyPrinter.string(try JournalReplay.scenario(for: entry, name: query.first("name"))).utf8))
+            response.headers.set("Cache-Control", "no-store")
+            return response
         case ("GET", _) where path.hasPrefix("/journal/") && Int(path.dropFirst("/journal/".count)) != nil:
             guard let entry = engine.journal.entry(sequence: Int(path.dropFirst("/journal/".count))!) else {
                 throw Failure(status: 404, message: "journal entry \(path.dropFirst("/journal/".count)) is not (or no longer) in the journal")
