@@ -9,8 +9,9 @@ import Scenarios
 /// - **Which entries**: those whose URL path ends in `/api/autocomplete/v4`, `/api/place/v4`
 ///   or `/api/route/v4` (a trailing `/` allowed, any path prefix — a key-hiding proxy, the
 ///   simulator's `/__scenario/NAME` — allowed), on any host unless `hosts` restricts them
-///   (`maps.vietmap.vn`, or `host:port`). Everything else (tiles, styles, other services) and
-///   `OPTIONS` preflights are skipped and counted.
+///   (`maps.vietmap.vn`, or `host:port`). Everything else (tiles, styles, other services),
+///   methods other than `GET` (`OPTIONS` preflights) and answers a browser took from its own
+///   cache (`_fromCache`) are skipped and counted.
 /// - **Query**: decoded from `request.url` (form encoding, `+` is a space); `queryString` is
 ///   used when the URL has no query.
 /// - **Body**: `response.content.text`, base64-decoded when `content.encoding` is `base64`,
@@ -113,10 +114,9 @@ public enum HARImport {
         guard let endpoint = endpointPaths.first(where: { url.path == $0.suffix || url.path.hasSuffix($0.suffix) || url.path.hasSuffix($0.suffix + "/") })?.endpoint
         else { return .skipped("other path") }
         if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) { return .skipped("other host") }
-        switch method.uppercased() {
-        case "GET", "HEAD": break
-        default: return .skipped(method.uppercased())
-        }
+        guard method.uppercased() == "GET" else { return .skipped(String(method.uppercased().prefix(16))) }
+        // The browser answered from its own cache: the server never saw the request.
+        if let cache = entry["_fromCache"]?.stringValue, !cache.isEmpty { return .skipped("from the browser cache") }
         let query = try parameters(url: url, request: request)
         guard let response = entry["response"], case .object = response else { throw .init("has no response object") }
         guard let status = response["status"]?.intValue else { throw .init("response.status is missing or not an integer") }

@@ -33,6 +33,9 @@ enum JournalReplay {
         if entry.query.count >= 64 || entry.query.contains(where: { $0.name.count >= ScenarioEngine.journalValueLimit || $0.value.count >= ScenarioEngine.journalValueLimit }) {
             throw AdminAPI.Failure(status: 422, message: "\(origin): the journal cut its query (at most 64 parameters of \(ScenarioEngine.journalValueLimit) characters are kept), so it cannot be matched exactly")
         }
+        guard entry.method == "GET" else {
+            throw AdminAPI.Failure(status: 422, message: "\(origin) is a \(entry.method.prefix(16)) request; only GET exchanges are replayed")
+        }
         guard let status = entry.status, let transport = entry.responseTransport else {
             throw AdminAPI.Failure(status: 409, message: "\(origin) has no answer yet (still in flight)")
         }

@@ -122,8 +122,7 @@ public enum ReplayScenario {
             let values = relevantParameters(first.query).filter { $0.name == item.name }.map { JSONValue.string($0.value) }
             params[item.name] = values.count == 1 ? values[0] : .array(values)
         }
-        let origins = exchanges.map(\.origin)
-        let shown = origins.count > 4 ? origins.prefix(3).joined(separator: ", ") + ", … \(origins.last!)" : origins.joined(separator: ", ")
+        let shown = originList(exchanges.map(\.origin))
         var rule = JSONObject([
             ("name", .string("\(first.endpoint.rawValue) (\(shown))")),
             ("match", .object(JSONObject([("endpoint", .string(first.endpoint.rawValue)), ("exact", true), ("params", .object(params))]))),
@@ -147,6 +146,16 @@ public enum ReplayScenario {
         }
         rule["sequence"] = .object(JSONObject([("steps", .array(stepValues)), ("afterLast", "stick")]))
         return .object(rule)
+    }
+
+    /// `entry 3`, `entries 3, 5`, `entries 3, 5, 8, … 40`; mixed kinds listed in full.
+    static func originList(_ origins: [String]) -> String {
+        let parts = origins.map { $0.split(separator: " ", maxSplits: 1).map(String.init) }
+        var numbers = parts.compactMap { $0.count == 2 && $0[0] == parts[0][0] ? $0[1] : nil }
+        guard origins.count > 1, numbers.count == origins.count else { return origins.joined(separator: ", ") }
+        if numbers.count > 4 { numbers = numbers.prefix(3) + ["… " + numbers.last!] }
+        let kind = parts[0][0]
+        return (kind == "entry" ? "entries" : kind) + " " + numbers.joined(separator: ", ")
     }
 
     /// The action keys replaying one exchange.

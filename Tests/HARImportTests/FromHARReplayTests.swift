@@ -83,6 +83,7 @@ final class FromHARReplayTests: XCTestCase {
         XCTAssertEqual(limited.header("Content-Type"), "application/json")
         _ = try check("/api/autocomplete/v4?apikey=mine&text=ben", status: 200, body: ben.body, waitMs: 250)
         _ = try check("/api/autocomplete/v4?apikey=mine&text=ben", status: 200, body: ben.body, waitMs: 250)  // the last answer repeats
+        XCTAssertEqual(engine.journal.entries().last?.rule, "autocomplete (entries 6, 7)")
 
         let client = try RawHTTPClient(port: replay.port)
         try client.get("/api/place/v4?apikey=mine&refid=gone")

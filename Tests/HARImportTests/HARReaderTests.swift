@@ -32,10 +32,12 @@ final class HARReaderTests: XCTestCase {
         let onlyLocal = try read(#"""
             [{"request": {"method": "GET", "url": "http://127.0.0.1:8080/api/route/v4?point=1,2"}, "response": {"status": 500}},
              {"request": {"method": "GET", "url": "http://127.0.0.1:9090/api/route/v4?point=1,2"}, "response": {"status": 500}},
-             {"request": {"method": "GET", "url": "https://maps.vietmap.vn/api/route/v4?point=1,2"}, "response": {"status": 500}}]
+             {"request": {"method": "GET", "url": "https://maps.vietmap.vn/api/route/v4?point=1,2"}, "response": {"status": 500}},
+             {"_fromCache": "disk", "request": {"method": "GET", "url": "http://127.0.0.1:8080/api/route/v4?point=1,2"}, "response": {"status": 200}},
+             {"request": {"method": "HEAD", "url": "http://127.0.0.1:8080/api/route/v4?point=1,2"}, "response": {"status": 200}}]
             """#, options: .init(hosts: ["127.0.0.1:8080"], timing: .total))
         XCTAssertEqual(onlyLocal.exchanges.map(\.origin), ["entry 0"])
-        XCTAssertEqual(onlyLocal.skipped, ["other host": 2])
+        XCTAssertEqual(onlyLocal.skipped, ["other host": 2, "from the browser cache": 1, "HEAD": 1])
 
         let document = try ReplayScenario.document(for: result.exchanges, options: .init(name: "n", description: "d"))
         let scenario = try Scenario(json: Data(JSONSerializer.bytes(document)))
