@@ -16,6 +16,7 @@ import PackageDescription
 ///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
+///   HTTPServer, JSON, VietMapClient, Scenarios → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
@@ -40,7 +41,7 @@ let package = Package(
         .target(name: "Polyline"),
         .target(name: "Routing"),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "CZlib"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
@@ -48,9 +49,10 @@ let package = Package(
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "HARImport"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "Capture", "HARImport"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -72,6 +74,8 @@ let package = Package(
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting", "VietMapClient", "CZlib"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
+        .testTarget(name: "CaptureTests",
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
     ]

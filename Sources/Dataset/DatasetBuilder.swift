@@ -129,6 +129,7 @@ public struct DatasetBuilder: Sendable {
         try Self.writeAtomically(to: output) { path in
             try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
                               roadGraph: roadGraph).write(into: &report)
+            try DatasetIntegrity.seal(path: path)
         }
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0
         report.seconds = Date().timeIntervalSince(started)

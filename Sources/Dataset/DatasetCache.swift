@@ -31,13 +31,18 @@ public enum DatasetCache {
 
     /// The path of the default dataset for `inputs`, building it if needed.
     /// - Throws: ``DatasetError`` if an input is bad or the cache directory is unusable.
-    public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil) throws -> URL {
-        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory).url
+    public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil,
+                                     notice: (String) -> Void = DatasetCache.standardError) throws -> URL {
+        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory, notice: notice).url
     }
 
-    /// Like ``ensureDefault(inputs:cacheDirectory:)``, also returning the build report when
+    /// Like ``ensureDefault(inputs:cacheDirectory:notice:)``, also returning the build report when
     /// this call had to build (nil when the cached file was reused).
-    public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
+    ///
+    /// A cached file is reused only when its `meta` matches and ``DatasetIntegrity`` finds it
+    /// intact; a damaged one is rebuilt, and `notice` receives one line saying so.
+    public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil,
+                                            notice: (String) -> Void = DatasetCache.standardError) throws -> (url: URL, built: DatasetBuildReport?) {
         let (files, _) = try DatasetBuilder.expand(inputs)
         let fingerprint = try DatasetFingerprint.compute(inputs: files)
         let directory = cacheDirectory ?? defaultDirectory()
@@ -47,16 +52,43 @@ public enum DatasetCache {
             throw DatasetError(.output, file: directory.path, "cannot create the cache directory: \(error.localizedDescription)")
         }
         let url = directory.appendingPathComponent("default-\(fingerprint).sqlite")
-        if isValid(url, fingerprint: fingerprint) { return (url, nil) }
+        switch check(url, fingerprint: fingerprint) {
+        case .usable: return (url, nil)
+        case .absent: break
+        case .damaged(let reason):
+            notice("vietmap-sim: the cached dataset \(url.path) is damaged (\(reason)); rebuilding it")
+        }
         let report = try DatasetBuilder().build(inputs: files, output: url, fingerprint: fingerprint)
         pruneStale(in: directory, keeping: url.lastPathComponent)
         return (url, report)
     }
 
-    static func isValid(_ url: URL, fingerprint: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: url.path),
-              let info = try? DatasetInfo.read(path: url.path) else { return false }
-        return info.sourceFingerprint == fingerprint && info.schemaVersion == DatasetSchema.schemaVersion
+    /// Writes `line` to stderr.
+    public static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    enum CachedState: Equatable {
+        case usable, absent
+        case damaged(String)
+    }
+
+    /// Whether the cached file exists, is of this build and fingerprint, and is intact. The file
+    /// name carries the fingerprint, so an unreadable `meta` or a different fingerprint in a file
+    /// of that name is damage too.
+    static func check(_ url: URL, fingerprint: String) -> CachedState {
+        guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
+        do {
+            try DatasetIntegrity.verify(path: url.path)
+            let info = try DatasetInfo.read(path: url.path)
+            guard info.schemaVersion == DatasetSchema.schemaVersion else { return .damaged("schema version \(info.schemaVersion ?? -1)") }
+            guard info.sourceFingerprint == fingerprint else { return .damaged("its fingerprint is not \(fingerprint)") }
+            return .usable
+        } catch let error as DatasetError {
+            return .damaged(error.message)
+        } catch {
+            return .damaged("\(error)")
+        }
     }
 
     /// Best effort: removes other `default-*.sqlite` files (older fingerprints) that no running

@@ -12,6 +12,8 @@ public struct DatasetError: Error, CustomStringConvertible, Sendable {
         case malformedInput
         case output
         case database
+        /// A dataset file whose bytes changed since it was built (see ``DatasetIntegrity``).
+        case damaged
     }
 
     public let code: Code

@@ -35,6 +35,16 @@ public struct DatasetInfo: Sendable {
         }
     }
 
+    /// Runs `PRAGMA quick_check` on `path`: `nil` when SQLite finds the file consistent, else its
+    /// first complaint. Throws when the file cannot be opened or read at all.
+    static func quickCheck(path: String) throws -> String? {
+        let db = try Database(path: path, mode: .readOnly)
+        let statement = try db.prepare("PRAGMA quick_check(1)")
+        guard try statement.step() else { return "no result" }
+        let first = statement.text(0)
+        return first == "ok" ? nil : first
+    }
+
     /// Throws unless the dataset at `path` has this build's schema version.
     public static func validate(path: String) throws -> DatasetInfo {
         let info = try read(path: path)

@@ -17,7 +17,7 @@ public enum DatasetSchema {
     public static let schemaVersion = 6
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 2
+    public static let builderVersion = 3
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -8,8 +8,8 @@ import Scenarios
 ///
 /// - **Which entries**: those whose URL path ends in `/api/autocomplete/v4`, `/api/place/v4`
 ///   or `/api/route/v4` (a trailing `/` allowed, any path prefix — a key-hiding proxy, the
-///   simulator's `/__scenario/NAME` — allowed), on any host unless `hosts` restricts them
-///   (`maps.vietmap.vn`, or `host:port`). Everything else (tiles, styles, other services),
+///   simulator's `/__scenario/NAME` — allowed), on one of `hosts` (`maps.vietmap.vn`, or
+///   `host:port`; empty: any host — the CLI keeps `defaultHosts` unless told). Everything else (tiles, styles, other services),
 ///   methods other than `GET` (`OPTIONS` preflights) and answers a browser took from its own
 ///   cache (`_fromCache`) are skipped and counted.
 /// - **Query**: decoded from `request.url` (form encoding, `+` is a space); `queryString` is
@@ -44,9 +44,14 @@ public enum HARImport {
         public var exchanges: [CapturedExchange]
         /// `log.entries.count`.
         public var entryCount: Int
-        /// Reason → how many entries (`"other host or path"`, `"OPTIONS"`…).
+        /// Reason → how many entries (`"other host"`, `"other path"`, `"OPTIONS"`…).
         public var skipped: [String: Int]
+        /// Hosts (`host` or `host:port`) of skipped entries whose path was a VietMap endpoint, in order of appearance.
+        public var otherHosts: [String]
     }
+
+    /// The hosts `scenarios from-har` keeps without `--host`.
+    public static let defaultHosts = ["maps.vietmap.vn"]
 
     /// The largest HAR file read (512 MiB) and the largest inflated body (64 MiB).
     public static let maxFileBytes = 512 * 1024 * 1024
@@ -83,11 +88,14 @@ public enum HARImport {
         }
         var kept: [(index: Int, started: Date?, exchange: CapturedExchange)] = []
         var skipped: [String: Int] = [:]
+        var otherHosts: [String] = []
         for (index, entry) in entries.enumerated() {
             do {
                 switch try exchange(entry, index: index, options: options) {
                 case .kept(let exchange, let started): kept.append((index, started, exchange))
-                case .skipped(let reason): skipped[reason, default: 0] += 1
+                case .skipped(let reason, let host):
+                    skipped[reason, default: 0] += 1
+                    if let host, !otherHosts.contains(host) { otherHosts.append(host) }
                 }
             } catch {
                 throw HARImportError(entry: index, reason: error.text)
@@ -97,12 +105,12 @@ public enum HARImport {
         if kept.allSatisfy({ $0.started != nil }) {
             kept.sort { ($0.started!, $0.index) < ($1.started!, $1.index) }
         }
-        return Result(exchanges: kept.map(\.exchange), entryCount: entries.count, skipped: skipped)
+        return Result(exchanges: kept.map(\.exchange), entryCount: entries.count, skipped: skipped, otherHosts: otherHosts)
     }
 
     private enum EntryOutcome {
         case kept(CapturedExchange, started: Date?)
-        case skipped(String)
+        case skipped(String, host: String? = nil)
     }
 
     private static func exchange(_ entry: JSONValue, index: Int, options: Options) throws(HARImportError.Reason) -> EntryOutcome {
@@ -113,7 +121,9 @@ public enum HARImport {
         guard let url = SplitURL(rawURL) else { throw .init("request.url \"\(rawURL.prefix(80))\" is not an absolute URL") }
         guard let endpoint = endpointPaths.first(where: { url.path == $0.suffix || url.path.hasSuffix($0.suffix) || url.path.hasSuffix($0.suffix + "/") })?.endpoint
         else { return .skipped("other path") }
-        if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) { return .skipped("other host") }
+        if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) {
+            return .skipped("other host", host: url.port.map { "\(url.host):\($0)" } ?? url.host)
+        }
         guard method.uppercased() == "GET" else { return .skipped(String(method.uppercased().prefix(16))) }
         // The browser answered from its own cache: the server never saw the request.
         if let cache = entry["_fromCache"]?.stringValue, !cache.isEmpty { return .skipped("from the browser cache") }

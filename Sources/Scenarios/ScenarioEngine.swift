@@ -231,7 +231,10 @@ public final class ScenarioEngine: @unchecked Sendable {
             default: status = response.status
             }
             let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
-            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency, note: note,
+            // An inner handler that answered from its fallback says so in this header (Capture).
+            let fallback = response.headers["X-VietMap-Sim-Fallback"].map { "fallback: " + $0 }
+            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
+                             note: [note, fallback].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
                              body: response.body, contentType: response.headers["Content-Type"],
                              headers: response.headers.fields, transport: response.transport)
             reply(response)
@@ -276,4 +279,8 @@ public enum ScenarioEngineError: Error, Sendable, Equatable, CustomStringConvert
         case .unknownScenario(let name): return "no scenario named '\(name)'"
         }
     }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

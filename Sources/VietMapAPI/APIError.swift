@@ -6,11 +6,14 @@ public struct APIError: Error, Sendable, Equatable {
     public var status: Int
     public var code: String
     public var message: String
+    /// For a 500: what actually failed (logged by the service, never sent to the client).
+    public var cause: String?
 
-    public init(status: Int, code: String, message: String) {
+    public init(status: Int, code: String, message: String, cause: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public static func invalidRequest(_ message: String) -> APIError {
@@ -18,8 +21,9 @@ public struct APIError: Error, Sendable, Equatable {
     }
     public static func notFound(_ message: String) -> APIError { APIError(status: 404, code: "NOT_FOUND", message: message) }
     public static let unauthorized = APIError(status: 401, code: "UNAUTHORIZED", message: "apikey is missing or not valid")
-    public static func internalFailure() -> APIError {
-        APIError(status: 500, code: "ERROR_UNKNOWN", message: "internal error")
+    /// A 500 whose `cause` is `error` (the client sees only "internal error").
+    public static func internalFailure(_ error: any Error) -> APIError {
+        APIError(status: 500, code: "ERROR_UNKNOWN", message: "internal error", cause: String(describing: error))
     }
 
     /// Body for autocomplete/place errors: `{"code":…,"message":…}`.

@@ -8,6 +8,14 @@ struct AutocompleteEndpoint {
     let search: PlaceSearch
     let renderer: ResponseRenderer
 
+    /// At most this many `cats` codes (each a filter term in the search query; live codes look
+    /// like `1002-1`, and an app sends a handful).
+    static let maxCategories = 50
+    /// At most this many characters in one category code.
+    static let maxCategoryLength = 32
+    /// At most this many `layers` (there are 8 distinct layers).
+    static let maxLayers = SearchLayer.allCases.count
+
     /// `display_type` values defined for autocomplete (4 exists only for reverse).
     enum DisplayType: Int {
         case new = 1, old = 2, asInput = 3, newWithOld = 5, oldWithNew = 6
@@ -43,15 +51,21 @@ struct AutocompleteEndpoint {
         }
 
         var layers = Set<SearchLayer>()
-        for name in (parameters.string("layers") ?? "").split(separator: ",") {
-            let trimmed = name.trimmingCharacters(in: .whitespaces).uppercased()
+        for name in try parameters.list("layers", limit: Self.maxLayers, noun: "layers") {
+            let trimmed = name.uppercased()
             guard let layer = SearchLayer(rawValue: trimmed) else {
                 throw .invalidRequest("unknown layer '\(trimmed.prefix(40))'; expected one of \(SearchLayer.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             layers.insert(layer)
         }
-        let categories = (parameters.string("cats") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let categories = try parameters.list("cats", limit: Self.maxCategories, noun: "category codes")
+        if let long = categories.first(where: { $0.count > Self.maxCategoryLength }) {
+            throw .invalidRequest("parameter 'cats': code '\(long.prefix(40))…' is longer than \(Self.maxCategoryLength) characters")
+        }
+        // Codes look like `6001` or `1002-1`; anything else (`%`, `_`) would act as a pattern in the filter.
+        if let odd = categories.first(where: { !$0.unicodeScalars.allSatisfy { ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) || $0 == "-" } }) {
+            throw .invalidRequest("parameter 'cats': code '\(odd.prefix(40))' may hold only letters, digits and '-'")
+        }
 
         let query = AutocompleteQuery(
             text: text, focus: try parameters.coordinate("focus"), format: format,
@@ -61,7 +75,7 @@ struct AutocompleteEndpoint {
         do {
             results = try search.autocomplete(query)
         } catch {
-            throw APIError.internalFailure()
+            throw APIError.internalFailure(error)
         }
         let withVariant = displayType == .newWithOld || displayType == .oldWithNew
         return .array(results.map { renderer.searchItem($0, format: format, withVariant: withVariant) })

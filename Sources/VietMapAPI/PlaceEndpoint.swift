@@ -13,7 +13,7 @@ struct PlaceEndpoint {
         do {
             place = try search.place(key: refID.key)
         } catch {
-            throw APIError.internalFailure()
+            throw APIError.internalFailure(error)
         }
         guard let place, place.exists(in: refID.format) else { throw .notFound("unknown refid") }
         return renderer.placeDetail(place, format: refID.format)

@@ -39,6 +39,25 @@ struct RequestParameters {
         return value
     }
 
+    /// The comma-separated items of the first non-empty value of `names`, trimmed, empties dropped.
+    /// More than `limit` items is a 400 naming the parameter and the limit. Counting stops at
+    /// `limit + 1`, so an oversized list costs no more than a bounded scan of the value.
+    func list(_ names: String..., limit: Int, noun: String = "values",
+              separators: (Character) -> Bool = { $0 == "," }) throws(APIError) -> [String] {
+        guard let text = names.lazy.compactMap({ self.string($0) }).first else { return [] }
+        var items: [String] = []
+        for piece in text.split(whereSeparator: separators) {
+            let item = piece.trimmingCharacters(in: .whitespaces)
+            if item.isEmpty { continue }
+            guard items.count < limit else {
+                let count = text.split(whereSeparator: separators).count
+                throw .invalidRequest("parameter '\(names[0])' has \(count) \(noun), at most \(limit)")
+            }
+            items.append(item)
+        }
+        return items
+    }
+
     func coordinate(_ names: String...) throws(APIError) -> Coordinate? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
         guard let value = Coordinate(parsing: text) else {

@@ -12,6 +12,9 @@ struct RouteEndpoint {
         var maxSnapDistanceMeters = 1_000.0
     }
 
+    /// At most this many `avoid` values (`ferry`, `toll`, … — unknown ones are ignored as live does).
+    static let maxAvoid = 8
+
     let graph: RoadGraph?
     let limits: Limits
     private let workspaces: ThreadLocal<RouterWorkspace>?
@@ -58,7 +61,8 @@ struct RouteEndpoint {
         case "false", "0": encoded = false
         case let other: throw .invalidRequest("parameter 'points_encoded' must be true or false, got '\(other.prefix(20))'")
         }
-        for word in (parameters.string("avoid") ?? "").lowercased().split(whereSeparator: { ",|; ".contains($0) }) {
+        for word in try parameters.list("avoid", limit: Self.maxAvoid, noun: "values", separators: { ",|; ".contains($0) }) {
+            let word = word.lowercased()
             if word == "ferry" { options.avoidFerry = true }
             if word == "toll" { options.avoidToll = true }
         }

@@ -21,13 +21,24 @@ public final class VietMapService: Sendable {
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
+    /// Where 500s are reported, one line each (default: stderr).
+    private let errorLog: @Sendable (String) -> Void
+
+    /// Writes `line` and a newline to stderr in one `write`, so lines from server threads do not interleave.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+    }
 
     /// - Parameters:
     ///   - maxRoutePoints: more `point`s than this is `MAX_POINTS_EXCEED`.
     ///   - maxSnapDistanceMeters: a point farther than this from any usable road is an error.
+    ///   - errorLog: receives one line per 500 answer: method, path and the cause.
     public init(search: PlaceSearch, roadGraph: RoadGraph?, apiKeys: Set<String> = [],
-                maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000, lease: DatasetLease? = nil) {
+                maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000, lease: DatasetLease? = nil,
+                errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog) {
         self.lease = lease
+        self.errorLog = errorLog
         self.search = search
         self.apiKeys = apiKeys
         self.roadGraph = roadGraph
@@ -41,10 +52,12 @@ public final class VietMapService: Sendable {
 
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.
     public convenience init(databasePath: String, apiKeys: Set<String> = [],
-                            maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000) throws {
+                            maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
+                            errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog) throws {
         let lease = try DatasetLease(path: databasePath)
         self.init(search: try PlaceSearch(databasePath: databasePath), roadGraph: try RoadGraphStore.load(databasePath: databasePath),
-                  apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease)
+                  apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease,
+                  errorLog: errorLog)
     }
 
     /// The paths this service answers.
@@ -101,8 +114,15 @@ public final class VietMapService: Sendable {
                 return response
             }
         } catch {
+            if error.status >= 500 { logFailure(error, request: request) }
             return Self.error(error, for: endpoint)
         }
+    }
+
+    /// One line: `vietmap-sim: 500 GET /api/place/v4: <cause>` (the query is left out: it holds the key).
+    private func logFailure(_ error: APIError, request: HTTPRequest) {
+        let cause = (error.cause ?? error.message).split(whereSeparator: \.isNewline).joined(separator: " ")
+        errorLog("vietmap-sim: \(error.status) \(request.method.prefix(20)) \(request.path.prefix(200)): \(error.code): \(cause.prefix(500))")
     }
 
     private func authorized(_ key: String?) -> Bool {

@@ -15,7 +15,7 @@ public struct HTTPVietMapProvider: VietMapProvider {
     /// Scheme, host, port and an optional path prefix (`https://proxy.example/vietmap`); the
     /// endpoint path is appended to it.
     public let baseURL: URL
-    /// Sent as `apikey`; `nil` or empty sends none (a proxy adds it).
+    /// Sent as `apikey` with every request that carries none; `nil` or empty sends none (a proxy adds it).
     public let apiKey: String?
     public let session: URLSession
     /// Per-request timeout in seconds.

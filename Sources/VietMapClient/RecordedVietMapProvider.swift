@@ -2,28 +2,35 @@ import Foundation
 
 /// Answers from recordings (see `VMRecording` for the file format): no network, no key.
 ///
-/// A request matches a recording with the same endpoint and the same `canonicalParameters`:
-/// parameter order does not matter except among repeated `point`s, and `apikey` is ignored.
-/// When several recordings match, the first (in file-name order) answers. A request with no
-/// recording throws `VMClientError.notRecorded`, naming the nearest recording's differences.
+/// A request matches a recording with the same endpoint, the same `canonicalParameters`
+/// (parameter order does not matter except among repeated `point`s) and the same key class
+/// (`VMRequest.keyClass`): a request with `apikey=` gets the answer recorded for `apikey=` (a
+/// 401), not the one recorded with the provider's key. A request carrying a non-empty key that
+/// has no recording of its own falls back to the recording made with the provider's key (no
+/// `apikey` pair). When several recordings match, the first (in file-name order) answers. A
+/// request with no recording throws `VMClientError.notRecorded`, naming the nearest recording's
+/// differences.
 public struct RecordedVietMapProvider: VietMapProvider {
     public let recordings: [VMRecording]
-    private let index: [MatchKey: Int]
+    /// Positions of the recordings of each request, in order.
+    private let index: [MatchKey: [Int]]
 
     private struct MatchKey: Hashable {
         let endpoint: VMEndpoint
         let parameters: [VMParameter]
-        init(_ request: VMRequest) {
+        let keyClass: String?
+        init(_ request: VMRequest, keyClass: String?? = nil) {
             endpoint = request.endpoint
             parameters = request.canonicalParameters
+            self.keyClass = keyClass ?? request.keyClass
         }
     }
 
     public init(recordings: [VMRecording]) {
         self.recordings = recordings
-        var index: [MatchKey: Int] = [:]
-        for (position, recording) in recordings.enumerated() where index[MatchKey(recording.request)] == nil {
-            index[MatchKey(recording.request)] = position
+        var index: [MatchKey: [Int]] = [:]
+        for (position, recording) in recordings.enumerated() {
+            index[MatchKey(recording.request), default: []].append(position)
         }
         self.index = index
     }
@@ -35,7 +42,22 @@ public struct RecordedVietMapProvider: VietMapProvider {
 
     /// The recording that answers `request`, if any.
     public func recording(for request: VMRequest) -> VMRecording? {
-        index[MatchKey(request)].map { recordings[$0] }
+        matchingRecordings(for: request).first
+    }
+
+    /// Every recording that answers `request`, in recorded order (a request that got different
+    /// answers over time has several).
+    public func matchingRecordings(for request: VMRequest) -> [VMRecording] {
+        if let exact = index[MatchKey(request)] { return exact.map { recordings[$0] } }
+        // A non-empty key without a recording of its own: the recordings made with the provider's key.
+        guard let key = request.parameters.first(where: { $0.name.lowercased() == "apikey" })?.value,
+              !key.isEmpty, !VMKeyRedaction.isToken(key) else { return [] }
+        return (index[MatchKey(request, keyClass: .some(nil))] ?? []).map { recordings[$0] }
+    }
+
+    /// Why no recording answers `request`: the nearest recording of the endpoint and how it differs.
+    public func unmatchedDescription(for request: VMRequest) -> String {
+        unmatchedDetail(request)
     }
 
     public func send(_ request: VMRequest) async throws -> VMRawResponse {
@@ -67,6 +89,10 @@ public struct RecordedVietMapProvider: VietMapProvider {
         }!.request.canonicalParameters
         let missing = difference(wanted, nearest), extra = difference(nearest, wanted)
         if missing.isEmpty && extra.isEmpty {
+            let classes = sameEndpoint.filter { $0.request.canonicalParameters == nearest }.map { $0.request.keyClass ?? "the provider's key" }
+            if nearest == wanted, !classes.isEmpty, !classes.contains(request.keyClass ?? "the provider's key") {
+                return "the nearest recording for \(request.endpoint.rawValue) has the same parameters but was made with \(classes[0]), this request with \(request.keyClass ?? "the provider's key")"
+            }
             return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has the same parameters with the 'point's in another order"
         }
         return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has \(describe(extra)) where this request has \(describe(missing))"
@@ -75,8 +101,9 @@ public struct RecordedVietMapProvider: VietMapProvider {
 
 /// Sends through another provider and records every answer received (transport failures are
 /// not answers and are not recorded), so a team can record the live service once and replay it
-/// in CI with `RecordedVietMapProvider`. The `apikey` is never recorded (a `VMRequest` does not
-/// carry it). One recording is kept per canonical request: the latest answer.
+/// in CI with `RecordedVietMapProvider`. The provider's key is never recorded; a key the request
+/// carries itself is recorded only as its redaction token (see `VMRecording`). One recording is
+/// kept per canonical request and key class: the latest answer.
 public actor RecordingVietMapProvider: VietMapProvider {
     /// Headers that differ on every answer or describe the transport, not the API.
     public static let defaultDroppedHeaders: Set<String> = [
@@ -100,8 +127,7 @@ public actor RecordingVietMapProvider: VietMapProvider {
         let response = try await wrapped.send(request)
         var kept = response
         kept.headers = response.headers.filter { !droppedHeaders.contains($0.key.lowercased()) }
-        let recording = VMRecording(request: VMRequest(request.endpoint, request.parameters.filter { $0.name.lowercased() != "apikey" }),
-                                    response: kept)
+        let recording = VMRecording(request: request, response: kept)
         let key = recording.suggestedFileName
         if let position = positions[key] {
             stored[position] = recording

@@ -1,31 +1,60 @@
 import Foundation
 
-/// One recorded exchange: a request (without `apikey`) and the raw answer it got.
+/// One recorded exchange: a request (its `apikey`, if it carried one, redacted to a
+/// ``VMKeyRedaction`` token) and the raw answer it got.
 ///
 /// Fixture format — one JSON file per recording (a file may also hold an array of them):
 /// ```json
 /// {
-///   "request": {"endpoint": "/api/route/v4", "parameters": [["vehicle", "car"], ["point", "10.7725,106.698"]]},
-///   "response": {"status": 200, "headers": {"content-type": "application/json"}, "body": {"license": "vietmap", …}}
+///   "recordedAt": "2026-12-01T14:20:31.250Z",
+///   "request": {"method": "GET", "endpoint": "/api/route/v4", "parameters": [["vehicle", "car"], ["point", "10.7725,106.698"]]},
+///   "response": {"status": 200, "latencyMs": 12.4, "headers": {"content-type": "application/json"}, "body": {"license": "vietmap", …}}
 /// }
 /// ```
+/// `recordedAt` (when the answer arrived), `method` (default `GET`) and `latencyMs` (how long
+/// the backend took) are optional. `vietmap-sim serve --record` writes one file per exchange,
+/// named `NNNNNN-<endpoint>-<hash>.json` so that file-name order is arrival order.
 /// `body` is the answer itself when it is JSON other than a string (kept byte for byte, so a
 /// replay decodes exactly what was recorded); otherwise a JSON string holding the text, or the
 /// bytes in base64 with `"bodyEncoding": "base64"`.
+///
+/// A request that carried its own key (`apikey=` to get a 401, or a wrong key) keeps an
+/// `["apikey", "<redacted:empty>"]` / `["apikey", "<redacted:key#1a2b3c>"]` pair, so answers to
+/// requests that differ only in the key stay apart; the key itself is never written. A request
+/// without an `apikey` pair was sent with the provider's own key.
 public struct VMRecording: Sendable {
+    /// The request, with any `apikey` value redacted (the initializer redacts it).
     public var request: VMRequest
     public var response: VMRawResponse
+    /// The HTTP method (`GET`; `HEAD` answers have no body).
+    public var method: String
+    /// When the answer arrived, if known.
+    public var recordedAt: Date?
+    /// How long the backend took to answer, in milliseconds, if measured.
+    public var latencyMilliseconds: Double?
 
-    public init(request: VMRequest, response: VMRawResponse) {
-        self.request = request
+    public init(request: VMRequest, response: VMRawResponse, method: String = "GET", recordedAt: Date? = nil,
+                latencyMilliseconds: Double? = nil) {
+        self.request = request.redactingKey
         self.response = response
+        self.method = method
+        self.recordedAt = recordedAt
+        self.latencyMilliseconds = latencyMilliseconds
     }
 
-    /// A stable file name: endpoint + a hash of the canonical request (`route-3f2a….json`).
+    static func timestampFormatter() -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+
+    /// A stable file name: endpoint + a hash of the canonical request and its key class
+    /// (`route-3f2a….json`).
     public var suggestedFileName: String {
         let name = request.endpoint.rawValue.split(separator: "/").dropFirst().first.map(String.init) ?? "request"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in request.canonicalParameters.map({ $0.name + "=" + $0.value }).joined(separator: "&").utf8 {
+        let key = request.keyClass.map { ["apikey=" + $0] } ?? []
+        for byte in (key + request.canonicalParameters.map({ $0.name + "=" + $0.value })).joined(separator: "&").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -36,11 +65,17 @@ public struct VMRecording: Sendable {
 
     /// The fixture file text for this recording.
     public func fixtureData() -> Data {
-        var out = "{\n  \"request\": {\n    \"endpoint\": \(Self.quote(request.endpoint.rawValue)),\n    \"parameters\": ["
-        let kept = request.parameters.filter { $0.name.lowercased() != "apikey" }
+        var out = "{\n"
+        if let recordedAt { out += "  \"recordedAt\": \(Self.quote(Self.timestampFormatter().string(from: recordedAt))),\n" }
+        out += "  \"request\": {\n"
+        if method != "GET" || recordedAt != nil { out += "    \"method\": \(Self.quote(method)),\n" }
+        out += "    \"endpoint\": \(Self.quote(request.endpoint.rawValue)),\n    \"parameters\": ["
+        let kept = request.redactingKey.parameters
         out += kept.isEmpty ? "]" : "\n" + kept.map { "      [\(Self.quote($0.name)), \(Self.quote($0.value))]" }
             .joined(separator: ",\n") + "\n    ]"
-        out += "\n  },\n  \"response\": {\n    \"status\": \(response.status),\n    \"headers\": {"
+        out += "\n  },\n  \"response\": {\n    \"status\": \(response.status),"
+        if let latency = latencyMilliseconds, latency.isFinite { out += "\n    \"latencyMs\": \((latency * 1000).rounded() / 1000)," }
+        out += "\n    \"headers\": {"
         let headers = response.headers.sorted { $0.key < $1.key }
         out += headers.isEmpty ? "}" : "\n" + headers.map { "      \(Self.quote($0.key)): \(Self.quote($0.value))" }
             .joined(separator: ",\n") + "\n    }"
@@ -168,8 +203,26 @@ public struct VMRecording: Sendable {
         case _?:
             body = Data(bytes[response["body"]!.range])
         }
-        return VMRecording(request: VMRequest(endpoint, parameters.filter { $0.name.lowercased() != "apikey" }),
-                           response: VMRawResponse(status: status, headers: headers, body: body))
+        var method = "GET"
+        if let node = request["method"] {
+            guard let text = node.stringValue, !text.isEmpty else { throw fail("request.method must be a string") }
+            method = text
+        }
+        var recordedAt: Date?
+        if let node = node["recordedAt"] {
+            guard let text = node.stringValue, let date = timestampFormatter().date(from: text) ?? ISO8601DateFormatter().date(from: text) else {
+                throw fail("recordedAt must be an ISO 8601 time")
+            }
+            recordedAt = date
+        }
+        var latency: Double?
+        if let node = response["latencyMs"] {
+            guard case .number(let value) = node.kind, value >= 0 else { throw fail("response.latencyMs must be a number ≥ 0") }
+            latency = value
+        }
+        return VMRecording(request: VMRequest(endpoint, parameters),
+                           response: VMRawResponse(status: status, headers: headers, body: body),
+                           method: method, recordedAt: recordedAt, latencyMilliseconds: latency)
     }
 }
 

@@ -85,14 +85,32 @@ extension VMRequest {
         }.map(\.element)
     }
 
+    /// Whether the request carries its own `apikey` parameter (even an empty one).
+    public var carriesKey: Bool { parameters.contains { $0.name.lowercased() == "apikey" } }
+
+    /// How the request's own key is told apart in recordings, without the key: `nil` when the
+    /// request carries no `apikey` (the provider's key is used), else ``VMKeyRedaction/token(for:)``
+    /// of the first one (`<redacted:empty>`, `<redacted:key#1a2b3c>`).
+    public var keyClass: String? {
+        parameters.first { $0.name.lowercased() == "apikey" }.map { VMKeyRedaction.token(for: $0.value) }
+    }
+
+    /// The request with every `apikey` value replaced by its redaction token.
+    public var redactingKey: VMRequest {
+        VMRequest(endpoint, parameters.map { $0.name.lowercased() == "apikey" ? VMParameter($0.name, VMKeyRedaction.token(for: $0.value)) : $0 })
+    }
+
     /// The query string as sent: each name and value UTF-8 percent-encoded, keeping only RFC 3986
     /// unreserved characters plus `,` and `:` (readable `point=10.7,106.6`, `refid=auto:…`).
     /// `+`, `&`, `=`, `#`, `?`, `/`, `%`, spaces and all non-ASCII text are escaped, so any text
     /// reaches the server unchanged (a literal `+` would otherwise be read as a space).
+    ///
+    /// `apiKey` is sent first — unless the request carries its own `apikey` parameter: then that
+    /// one is sent exactly as it is (an empty or a wrong key reaches the backend as written).
     public func percentEncodedQuery(apiKey: String? = nil) -> String {
         var items: [VMParameter] = []
-        if let apiKey, !apiKey.isEmpty { items.append(VMParameter("apikey", apiKey)) }
-        items += parameters.filter { $0.name.lowercased() != "apikey" || apiKey == nil }
+        if !carriesKey, let apiKey, !apiKey.isEmpty { items.append(VMParameter("apikey", apiKey)) }
+        items += parameters
         return items.map { VMQueryEncoding.encode($0.name) + "=" + VMQueryEncoding.encode($0.value) }.joined(separator: "&")
     }
 }

@@ -2,21 +2,25 @@ import Foundation
 import Scenarios
 
 /// `vietmap-sim scenarios validate [FILE|DIR…]`, `vietmap-sim scenarios list [DIR]` and
-/// `vietmap-sim scenarios from-har FILE.har …` (`FromHARCommand`).
+/// `vietmap-sim scenarios from-har FILE.har …` / `from-recording DIR …` (`ScenariosFromCapture`).
 enum ScenariosCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        if arguments.first == "from-har" { return try FromHARCommand.run(Array(arguments.dropFirst())) }
+        switch arguments.first {
+        case "from-har": return try ScenariosFromCapture.runHAR(Array(arguments.dropFirst()))
+        case "from-recording": return try ScenariosFromCapture.runRecordings(Array(arguments.dropFirst()))
+        default: break
+        }
         let options = try CommandLineArguments(arguments, valued: ["scenarios"], boolean: ["help"])
         if options.has("help") { print(Usage.scenarios); return 0 }
         guard let subcommand = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list or from-har")
+            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list, from-har or from-recording")
         }
         let paths = Array(options.positionals.dropFirst())
         switch subcommand {
         case "validate": return try validate(paths, directory: options.value("scenarios"))
         case "list": return try list(paths, directory: options.value("scenarios"))
         default:
-            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list or from-har")
+            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list, from-har or from-recording")
         }
     }
 

@@ -8,7 +8,8 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"], boolean: ["help", "admin"])
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"]).union(ServeCapture.valuedOptions),
+                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -46,12 +47,18 @@ enum ServeCommand {
             maxSnap = value
         }
 
+        let capture = try ServeCapture(options: options, apiKeys: Set(keys))
         let scenarios = try ServeScenarios(options: options, apiKeys: keys)
 
         let databasePath: String
         if let db = options.value("db") {
             guard FileManager.default.isReadableFile(atPath: db) else {
                 throw CLIError("dataset not found or not readable: \(db)")
+            }
+            do {
+                try DatasetIntegrity.verify(path: db)
+            } catch let error as DatasetError where error.code == .damaged {
+                throw CLIError("\(db): \(error.message); re-import it (`vietmap-sim import --out \(db) INPUT…`) or delete it and serve the default dataset")
             }
             databasePath = db
         } else {
@@ -60,7 +67,9 @@ enum ServeCommand {
 
         let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
                                          maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
-        var handler = scenarios.handler(for: service)
+        let (inner, captureNote) = try capture.handler(service: service, apiKeys: Set(keys))
+        if let captureNote { FileHandle.standardError.write(Data("vietmap-sim: \(captureNote)\n".utf8)) }
+        var handler = scenarios.handler(wrapping: inner)
         if options.has("admin") { handler = ServeDashboard.wrap(handler, service: service, apiKey: keys.first) }
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()

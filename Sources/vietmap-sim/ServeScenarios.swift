@@ -71,6 +71,12 @@ final class ServeScenarios {
         return engine.wrap(respond: { service.respond(to: $0) })
     }
 
+    /// The server's handler: `inner` (the service, an upstream, a replay) behind the engine, or alone.
+    func handler(wrapping inner: @escaping HTTPHandler) -> HTTPHandler {
+        guard let engine else { return inner }
+        return engine.wrap(handler: inner)
+    }
+
     func stop() {
         engine?.stopWatching()
         hangup?.cancel()

@@ -35,6 +35,7 @@ enum Usage {
                            a route point farther than this from a usable road is an error
                            (default 1000, at most 100000)
         \(serveScenarioOptions)
+        \(serveCaptureOptions)
           -h, --help       show this help
         """
 

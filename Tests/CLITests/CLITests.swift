@@ -61,6 +61,58 @@ final class CLITests: XCTestCase {
         }
     }
 
+    func testServeRefusesADamagedDatabaseWithOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("mine.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        try handle.seek(toOffset: 5 * 4096 + 123)
+        let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 5 * 4096 + 123)
+        try handle.write(contentsOf: Data([old ^ 0xA5]))
+        try handle.close()
+        let outcome = try run(["serve", "--port", "0", "--db", copy.path])
+        XCTAssertEqual(outcome.status, 1)
+        // Start-up notices (scenarios loaded) may come first; the refusal is one line, the last.
+        let lines = outcome.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("damaged") }.count, 1, outcome.stderr)
+        let last = String(lines.last ?? "")
+        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("re-import"), last)
+        XCTAssertFalse(outcome.stdout.contains("listening"))
+    }
+
+    func testScenariosFromCaptureWritesAValidScenario() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let body = #"{\"license\":\"vietmap\",\"code\":\"OVER_DAILY_LIMIT\",\"messages\":\"quota\",\"paths\":null}"#
+        let har = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[{"startedDateTime":"2026-11-30T08:00:00Z","time":30,"#
+            + #""request":{"method":"GET","url":"https://maps.vietmap.vn/api/route/v4?apikey=SECRET-K&point=10.77,106.69&point=10.78,106.70","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},"#
+            + #""response":{"status":429,"statusText":"","httpVersion":"HTTP/1.1","headers":[{"name":"Retry-After","value":"3600"}],"cookies":[],"content":{"size":10,"mimeType":"application/json","text":""# + body + #""},"redirectURL":"","headersSize":-1,"bodySize":-1},"#
+            + #""cache":{},"timings":{"send":0,"wait":25,"receive":1}}]}}"#
+        let harFile = dir.appendingPathComponent("field session.har")
+        try har.write(to: harFile, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("quota.json")
+        let outcome = try run(["scenarios", "from-har", harFile.path, "--out", out.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertEqual(outcome.stdout, "")
+        XCTAssertEqual(outcome.stderr, "from-har: \(harFile.path): 1 of 1 entries → 1 rule; wrote \(out.path)\n")
+        XCTAssertTrue(try String(contentsOf: out, encoding: .utf8).contains(#""name": "field-session""#))
+        let written = try String(contentsOf: out, encoding: .utf8)
+        XCTAssertFalse(written.contains("SECRET-K"))
+        XCTAssertTrue(written.contains("Retry-After") && written.contains("OVER_DAILY_LIMIT"), written)
+        XCTAssertEqual(try run(["scenarios", "validate", out.path]).status, 0)
+
+        let notHAR = dir.appendingPathComponent("x.har")
+        try "{}".write(to: notHAR, atomically: true, encoding: .utf8)
+        let bad = try run(["scenarios", "from-har", notHAR.path])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("x.har: not a HAR file"), bad.stderr)
+    }
+
     func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -106,7 +106,7 @@ final class FromHARReplayTests: XCTestCase {
                 headers: [("Content-Type", "application/octet-stream")], body: Data([0xFF, 0x00, 0xFE]), storage: .base64)
         let directory = try temporaryDirectory()
         try har.write(to: directory.appendingPathComponent("s.har"))
-        let made = try runCLI(["scenarios", "from-har", "s.har", "--unmatched", "not-found", "--timing", "none"], in: directory)
+        let made = try runCLI(["scenarios", "from-har", "s.har", "--unmatched", "not-found", "--timing", "none", "--host", "*"], in: directory)
         XCTAssertEqual(made.status, 0, made.stderr)
         let scenario = try Scenario(json: Data(made.stdout.utf8))
         XCTAssertEqual(scenario.name, "s")
@@ -141,7 +141,9 @@ final class FromHARReplayTests: XCTestCase {
             (try entries("[{\"request\": {\"method\": \"GET\", \"url\": \"https://maps.vietmap.vn/api/route/v4?point=1,2\"}, \"response\": {\"status\": 101}}]"),
              "entry 0 (/log/entries/0): response.status 101 cannot be replayed"),
             (try entries("[{\"request\": {\"method\": \"GET\", \"url\": \"https://example.com/x\"}, \"response\": {\"status\": 200}}]"),
-             "none of its 1 entries is a VietMap request"),
+             "none of its 1 entries is a GET /api/autocomplete|place|route/v4 on maps.vietmap.vn"),
+            (try entries("[{\"request\": {\"method\": \"GET\", \"url\": \"http://127.0.0.1:9999/api/route/v4?point=1,2\"}, \"response\": {\"status\": 200}}]"),
+             "VietMap paths were seen on 127.0.0.1:9999 (add --host HOST, or --host '*')"),
             (try entries("{}"), "not a HAR file: no log.entries array"),
         ]
         for (file, expected) in cases {

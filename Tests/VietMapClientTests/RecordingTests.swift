@@ -120,7 +120,10 @@ final class RecordingTests: XCTestCase {
         """#
         let recordings = try VMRecording.decode(fixture: Data(handWritten.utf8))
         XCTAssertEqual(recordings.count, 3)
-        XCTAssertEqual(recordings[0].request.parameters, [VMParameter("refid", "auto:a")])  // apikey dropped
+        // The key is redacted to its class on reading: never kept, still told apart.
+        XCTAssertEqual(recordings[0].request.parameters, [VMParameter("refid", "auto:a"), VMParameter("apikey", VMKeyRedaction.token(for: "secret"))])
+        XCTAssertTrue(recordings[0].request.keyClass?.hasPrefix("<redacted:key#") ?? false)
+        XCTAssertFalse(String(decoding: recordings[0].fixtureData(), as: UTF8.self).contains("secret"))
         XCTAssertEqual(recordings[0].response.headers, ["content-type": "application/json"])
         XCTAssertEqual(String(decoding: recordings[0].response.body, as: UTF8.self),
                        #"{"display": "Chợ \"Bến\" Thành \u0041\ud83d\udef5", "lat": 10.7725, "lng": 106.698}"#)

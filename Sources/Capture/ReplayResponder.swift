@@ -1,0 +1,76 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import VietMapClient
+
+/// `serve --replay DIR`: answers the three endpoints from recordings (`VMRecording` files, as
+/// `serve --record` or `RecordingVietMapProvider` write them), with the recorded status, headers
+/// and body — and, with `timing`, after the recorded latency.
+///
+/// Requests match as in `RecordedVietMapProvider` (endpoint, parameters in any order except
+/// `point`s, key class). A request recorded several times gets the answers in the recorded order,
+/// then the last one again. A request with no recording gets a 404 in the endpoint's error shape
+/// naming the nearest recording and how it differs — or, with `fallback`, the simulator's answer
+/// with `X-VietMap-Sim-Fallback`.
+public final class ReplayResponder: @unchecked Sendable {
+    // @unchecked: `cursors` only under `lock`; the rest is immutable.
+    public let recordings: RecordedVietMapProvider
+    public let timing: Bool
+    public let apiKeys: Set<String>
+    private let fallback: (@Sendable (HTTPRequest) -> HTTPResponse)?
+    private let lock = NSLock()
+    private var cursors: [String: Int] = [:]
+
+    public init(recordings: RecordedVietMapProvider, timing: Bool = false, apiKeys: Set<String> = [],
+                fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
+        self.recordings = recordings
+        self.timing = timing
+        self.apiKeys = apiKeys
+        self.fallback = fallback
+    }
+
+    /// Loads every `.json` recording in `directory` (file-name order is replay order).
+    public convenience init(directory: URL, timing: Bool = false, apiKeys: Set<String> = [],
+                            fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) throws {
+        self.init(recordings: try RecordedVietMapProvider(directory: directory), timing: timing, apiKeys: apiKeys, fallback: fallback)
+    }
+
+    public var handler: HTTPHandler {
+        { request, handle in self.handle(request, reply: { handle.send($0) }) }
+    }
+
+    func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        if request.method == "OPTIONS", CaptureEndpoint.endpoint(of: request.path) != nil { return reply(UpstreamProxy.preflight()) }
+        let (found, refusal) = CaptureEndpoint.refusal(request)
+        if let refusal { return reply(refusal) }
+        guard let endpoint = found else { return }
+        if let denial = CaptureEndpoint.unauthorized(request, endpoint: endpoint, apiKeys: apiKeys) { return reply(denial) }
+
+        let vmRequest = CaptureEndpoint.vmRequest(request, endpoint: endpoint)
+        let matches = recordings.matchingRecordings(for: vmRequest)
+        guard let first = matches.first else {
+            let detail = recordings.unmatchedDescription(for: vmRequest)
+            if let fallback { return reply(UpstreamProxy.fallbackAnswer(fallback, request, reason: "no recording")) }
+            return reply(CaptureEndpoint.error(status: 404, code: "NOT_FOUND", message: "no recording for this request: \(detail)", endpoint: endpoint))
+        }
+        let position: Int = lock.withLock {
+            let key = first.suggestedFileName
+            let current = cursors[key, default: 0]
+            cursors[key] = current + 1
+            return min(current, matches.count - 1)
+        }
+        let recording = matches[position]
+        var response = HTTPResponse(status: recording.response.status, body: request.method == "HEAD" ? Data() : recording.response.body)
+        for (name, value) in recording.response.headers.sorted(by: { $0.key < $1.key })
+        where !CaptureEndpoint.hopByHopHeaders.contains(name) {
+            response.headers.set(name, value)
+        }
+        response.headers.set("X-VietMap-Sim-Replay", "\(position + 1)/\(matches.count)")
+        if timing, let latency = recording.latencyMilliseconds, latency > 0 {
+            let delayed = response
+            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(latency * 1000)), execute: { reply(delayed) })
+        } else {
+            reply(response)
+        }
+    }
+}

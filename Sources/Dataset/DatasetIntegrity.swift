@@ -1,0 +1,121 @@
+import CZlib
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Detects a damaged dataset file before it is served.
+///
+/// At build, the finished file is *sealed*: the CRC-32 (zlib) of the whole file — computed with
+/// header bytes 60–63 counted as zero — is written into those bytes (SQLite's `user_version`),
+/// and header bytes 68–71 (`application_id`) are set to `VMSD`. Opening a dataset recomputes the
+/// CRC: any changed byte anywhere (a flipped bit in a place or search-index page, a truncated
+/// copy) is detected. The check reads the file once (~10 ms per 28 MB once it is in the page
+/// cache), far cheaper than `PRAGMA quick_check` (55–170 ms on the same file), which is used only
+/// for files built before sealing existed.
+public enum DatasetIntegrity {
+    /// `application_id` of a sealed dataset: "VMSD".
+    static let sealMagic: UInt32 = 0x564D_5344
+    static let checksumOffset = 60
+    static let magicOffset = 68
+    static let headerSize = 100
+
+    /// What `verify` found.
+    public enum Outcome: Sendable, Equatable {
+        /// The file's CRC matches the sealed one.
+        case intact
+        /// The file carries no seal (built before sealing existed) but SQLite's quick check passed.
+        case unsealedButConsistent
+    }
+
+    /// Writes the seal into a finished dataset file that nothing has open.
+    static func seal(path: String) throws {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(path, "cannot open the new dataset to seal it: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard writeBigEndian(sealMagic, fd: fd, offset: magicOffset) else {
+            throw failure(path, "cannot seal the new dataset: \(String(cString: strerror(errno)))")
+        }
+        let crc = try checksum(fd: fd, path: path)
+        guard writeBigEndian(crc, fd: fd, offset: checksumOffset) else {
+            throw failure(path, "cannot seal the new dataset: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Checks the dataset at `path` and throws a ``DatasetError`` (`.damaged`) that names the file
+    /// and says what is wrong when it is damaged or not a dataset at all.
+    @discardableResult
+    public static func verify(path: String) throws -> Outcome {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: headerSize)
+        let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerSize, 0) }
+        guard got == headerSize, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw DatasetError(.damaged, file: path, "not a SQLite dataset (the file header is missing or damaged)")
+        }
+        let magic = bigEndian(header, at: magicOffset)
+        guard magic == sealMagic else { return try quickCheck(path: path) }
+        let recorded = bigEndian(header, at: checksumOffset)
+        let actual = try checksum(fd: fd, path: path)
+        guard actual == recorded else {
+            throw DatasetError(.damaged, file: path, "the dataset is damaged (its checksum \(hex(actual)) is not the recorded \(hex(recorded)))")
+        }
+        return .intact
+    }
+
+    /// CRC-32 of the file with bytes 60–63 counted as zero.
+    private static func checksum(fd: Int32, path: String) throws -> UInt32 {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var crc = crc32(0, nil, 0)
+        var offset = 0
+        while true {
+            let count = pread(fd, buffer.baseAddress, chunk, off_t(offset))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "cannot read the dataset: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            if offset == 0 && count >= checksumOffset + 4 {
+                for i in checksumOffset..<checksumOffset + 4 { buffer[i] = 0 }
+            }
+            crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count))
+            offset += count
+        }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+
+    /// The fallback for unsealed files: `PRAGMA quick_check` through the SQLite library.
+    private static func quickCheck(path: String) throws -> Outcome {
+        let problem: String?
+        do {
+            problem = try DatasetInfo.quickCheck(path: path)
+        } catch {
+            throw DatasetError(.damaged, file: path, "the dataset cannot be read (\(error))")
+        }
+        if let problem { throw DatasetError(.damaged, file: path, "the dataset is damaged (SQLite quick_check: \(problem.prefix(200)))") }
+        return .unsealedButConsistent
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func writeBigEndian(_ value: UInt32, fd: Int32, offset: Int) -> Bool {
+        let bytes: [UInt8] = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        return bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4, off_t(offset)) } == 4
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    private static func failure(_ path: String, _ message: String) -> DatasetError {
+        DatasetError(.output, file: path, message)
+    }
+}

@@ -1,0 +1,118 @@
+import Dataset
+import DefaultData
+import Foundation
+import SQLiteStore
+import XCTest
+
+/// A damaged dataset is detected before it is served: flipped bytes in place and search-index
+/// pages, a broken header, a file without a seal; a damaged cached default dataset is rebuilt.
+final class DatasetIntegrityTests: XCTestCase {
+    /// A private copy of the shared dataset.
+    func copyOfShared(_ name: String) throws -> String {
+        let copy = try SharedDataset.scratch(name).appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: SharedDataset.get().url.path, toPath: copy)
+        return copy
+    }
+
+    /// Pages (1-based) of the place table and both search indexes, from SQLite's `dbstat`.
+    func placeAndIndexPages(_ path: String) throws -> [Int] {
+        let db = try Database(path: path, mode: .readOnly)
+        let pages = try db.rows("SELECT pageno FROM dbstat WHERE name IN ('place', 'place_fts_data', 'place_name_fts_data')", columns: 1)
+        return pages.compactMap { Int($0[0]) }
+    }
+
+    func pageSize(_ path: String) throws -> Int {
+        try Database(path: path, mode: .readOnly).scalarInt("PRAGMA page_size")
+    }
+
+    /// XORs `count` random bytes of random pages among `pages` with a non-zero mask.
+    func flip(_ path: String, pages: [Int], pageSize: Int, count: Int, generator: inout SystemRandomNumberGenerator) throws {
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        for _ in 0..<count {
+            let page = pages.randomElement(using: &generator)!
+            let offset = UInt64((page - 1) * pageSize + Int.random(in: 0..<pageSize, using: &generator))
+            try handle.seek(toOffset: offset)
+            let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+            try handle.seek(toOffset: offset)
+            try handle.write(contentsOf: Data([old ^ UInt8.random(in: 1...255, using: &generator)]))
+        }
+    }
+
+    func testABuiltDatasetIsSealedAndVerifies() throws {
+        XCTAssertEqual(try DatasetIntegrity.verify(path: SharedDataset.get().url.path), .intact)
+    }
+
+    func testFlippedBytesInPlaceAndIndexPagesAreDetected() throws {
+        let original = try copyOfShared("flips")
+        let pages = try placeAndIndexPages(original)
+        XCTAssertGreaterThan(pages.count, 100, "the place table and indexes span many pages")
+        let size = try pageSize(original)
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<12 {
+            let copy = original + ".\(trial)"
+            try FileManager.default.copyItem(atPath: original, toPath: copy)
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            try flip(copy, pages: pages, pageSize: size, count: 1 + trial % 4, generator: &generator)
+            XCTAssertThrowsError(try DatasetIntegrity.verify(path: copy), "trial \(trial)") { error in
+                let error = error as? DatasetError
+                XCTAssertEqual(error?.code, .damaged)
+                XCTAssertTrue(error?.description.contains(copy) ?? false, "names the file: \(String(describing: error))")
+                XCTAssertTrue(error?.description.contains("damaged") ?? false)
+            }
+        }
+    }
+
+    func testABrokenHeaderIsNamedNotSQLiteError11() throws {
+        let copy = try copyOfShared("header")
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy))
+        try handle.write(contentsOf: Data(repeating: 0x55, count: 100))
+        try handle.close()
+        XCTAssertThrowsError(try DatasetIntegrity.verify(path: copy)) { error in
+            XCTAssertEqual((error as? DatasetError)?.code, .damaged)
+            XCTAssertTrue("\(error)".contains(copy), "\(error)")
+            XCTAssertFalse("\(error)".contains("error 11"), "\(error)")
+        }
+    }
+
+    func testAnUnsealedFileFallsBackToQuickCheck() throws {
+        let copy = try copyOfShared("unsealed")
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy))
+        try handle.seek(toOffset: 68)
+        try handle.write(contentsOf: Data([0, 0, 0, 0]))
+        try handle.close()
+        XCTAssertEqual(try DatasetIntegrity.verify(path: copy), .unsealedButConsistent)
+        // Damage the unsealed file's b-tree structure: quick_check reports it.
+        let pages = try placeAndIndexPages(copy)
+        let size = try pageSize(copy)
+        let writer = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy))
+        for page in pages.prefix(40) {
+            try writer.seek(toOffset: UInt64((page - 1) * size))
+            try writer.write(contentsOf: Data(repeating: 0xFF, count: 16))
+        }
+        try writer.close()
+        XCTAssertThrowsError(try DatasetIntegrity.verify(path: copy)) { error in
+            XCTAssertEqual((error as? DatasetError)?.code, .damaged, "\(error)")
+        }
+    }
+
+    func testADamagedCachedDatasetIsRebuiltWithANotice() throws {
+        let cache = try SharedDataset.scratch("cache")
+        let fingerprint = try DatasetFingerprint.compute(inputs: DefaultData.inputFiles)
+        let cached = cache.appendingPathComponent("default-\(fingerprint).sqlite")
+        try FileManager.default.copyItem(at: SharedDataset.get().url, to: cached)
+        var notices: [String] = []
+        let reused = try DatasetCache.ensureDefaultDataset(inputs: DefaultData.inputFiles, cacheDirectory: cache) { notices.append($0) }
+        XCTAssertNil(reused.built, "an intact cached file is reused")
+        XCTAssertEqual(notices, [])
+
+        var generator = SystemRandomNumberGenerator()
+        try flip(cached.path, pages: try placeAndIndexPages(cached.path), pageSize: try pageSize(cached.path), count: 1, generator: &generator)
+        let rebuilt = try DatasetCache.ensureDefaultDataset(inputs: DefaultData.inputFiles, cacheDirectory: cache) { notices.append($0) }
+        XCTAssertNotNil(rebuilt.built, "the damaged file is rebuilt")
+        XCTAssertEqual(notices.count, 1)
+        XCTAssertTrue(notices.first?.contains(cached.path) ?? false, "\(notices)")
+        XCTAssertTrue(notices.first?.contains("damaged") ?? false && notices.first?.contains("rebuilding") ?? false, "\(notices)")
+        XCTAssertEqual(try DatasetIntegrity.verify(path: cached.path), .intact)
+    }
+}
