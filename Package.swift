@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
         .testTarget(name: "HARImportTests",
-                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting", "VietMapClient", "CZlib"]),
+                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "CZlib"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import JSONSchema
 import Scenarios
 import SimTesting
 import XCTest
@@ -54,6 +55,11 @@ final class FromHARReplayTests: XCTestCase {
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertFalse(text.contains("SECRET-KEY"), "the captured API key never reaches the scenario")
         XCTAssertEqual(try runCLI(["scenarios", "validate", "field-42.json"], in: directory).stdout, "OK: 1 scenario in 1 file\n")
+        // The editors' JSON Schema accepts it too.
+        let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/scenario.schema.json")
+        let schema = try SchemaValidator(schema: try JSONParser.parse(Data(contentsOf: schemaFile)))
+        XCTAssertEqual(schema.validate(try JSONParser.parse(Data(text.utf8))).map(\.description), [])
 
         let library = ScenarioLibrary.load(files: [file])
         XCTAssertEqual(library.issues.map(\.description), [])

@@ -1,6 +1,7 @@
 import Foundation
 import HARImport
 import JSON
+import JSONSchema
 import Scenarios
 import XCTest
 
@@ -45,6 +46,18 @@ final class HARReaderTests: XCTestCase {
         XCTAssertEqual(document["rules"]?[0]?["fault"], "empty")
         XCTAssertEqual(document["rules"]?[0]?["delay"], 850)
         XCTAssertEqual(document["rules"]?[1]?["respond"]?["headers"]?["Content-Type"], .null, "no Content-Type captured: none sent")
+        let schemaFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios/scenario.schema.json")
+        let schema = try SchemaValidator(schema: try JSONParser.parse(Data(contentsOf: schemaFile)))
+        XCTAssertEqual(schema.validate(document).map(\.description), [], "the editors' JSON Schema accepts faults, nulls and delays")
+        let binary = try ReplayScenario.document(for: [CapturedExchange(
+            endpoint: .place, query: [("refid", "a"), ("refid", "b")],
+            outcome: .response(CapturedResponse(status: 200, body: Data([0xFF]), truncatedAfterBytes: 0)), latencyMilliseconds: 1e9, origin: "x")],
+            options: .init(name: "n", description: "d", unmatched: .notFound))
+        XCTAssertEqual(schema.validate(binary).map(\.description), [])
+        XCTAssertNoThrow(try Scenario(json: Data(JSONSerializer.bytes(binary))))
+        XCTAssertEqual(binary["rules"]?[0]?["delay"], 600_000, "at most 10 minutes")
+        XCTAssertEqual(binary["rules"]?[0]?["respond"]?["base64"], "/w==")
     }
 
     func testPrettyPrintedScenariosParseBackToTheSameValue() throws {
