@@ -13,7 +13,7 @@ import PackageDescription
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
-///   HTTPServer, JSON → Scenarios        (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, JSON, Polyline → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
 ///   HTTPServer, JSON, VietMapClient, Scenarios → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
         .target(name: "VietMapClient"),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios"]),
@@ -69,7 +69,7 @@ let package = Package(
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "SimTesting"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "CZlib"]),
         .testTarget(name: "DashboardTests",

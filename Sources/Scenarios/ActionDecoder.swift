@@ -1,10 +1,10 @@
 import Foundation
 import JSON
 
-/// Decodes the action keys shared by rules and sequence steps: `respond`, `patch`, `delay`,
-/// `dribble`, `fault`, `quota` and `pass`.
+/// Decodes the action keys shared by rules and sequence steps: `respond`, `transform`, `patch`,
+/// `delay`, `dribble`, `fault`, `quota` and `pass`.
 enum ActionDecoder {
-    static let keys = ["respond", "patch", "delay", "dribble", "fault", "quota", "pass"]
+    static let keys = ["respond", "transform", "patch", "delay", "dribble", "fault", "quota", "pass"]
     /// The longest delay or dribble a file may ask for (10 minutes).
     static let maxMilliseconds = 600_000
 
@@ -21,6 +21,7 @@ enum ActionDecoder {
             }
         }
         if let raw = object["respond"] { action.respond = decodeRespond(raw, at: path.appending("respond"), context) }
+        if let raw = object["transform"] { action.transform = decodeTransform(raw, at: path.appending("transform"), context) }
         if let raw = object["patch"] { action.patch = decodePatch(raw, at: path.appending("patch"), context) }
         if let raw = object["delay"] { action.delay = decodeDelay(raw, at: path.appending("delay"), context) }
         if let raw = object["dribble"] { action.dribble = decodeDribble(raw, at: path.appending("dribble"), context) }
@@ -34,6 +35,9 @@ enum ActionDecoder {
         case .text?: if action.patch != nil { context.report(path.appending("patch"), "cannot patch a text body") }
         case .bytes?: if action.patch != nil { context.report(path.appending("patch"), "cannot patch a base64 body") }
         default: break
+        }
+        if action.transform != nil, case .text? = action.respond?.body {
+            context.report(path.appending("transform"), "cannot transform a text body")
         }
         return context.issues.count == before ? action : nil
     }
@@ -171,6 +175,23 @@ enum ActionDecoder {
             context.report(path, "invalid JSON pointer \"\(text.prefix(60))\": \(error.reason)")
             return nil
         }
+    }
+
+    // MARK: transform
+
+    private static func decodeTransform(_ value: JSONValue, at path: JSONPointer, _ context: DecodingContext) -> PolylineTransform? {
+        guard let object = context.object(value, at: path, allowed: ["polyline"]) else { return nil }
+        guard let raw = object["polyline"] else {
+            context.report(path, "needs 'polyline'")
+            return nil
+        }
+        let kinds = PolylineTransform.allCases.map(\.rawValue)
+        guard let name = context.string(raw, at: path.appending("polyline")) else { return nil }
+        guard let kind = PolylineTransform(rawValue: name) else {
+            context.report(path.appending("polyline"), "unknown polyline transform '\(name.prefix(40))'; expected one of \(kinds.joined(separator: ", "))")
+            return nil
+        }
+        return kind
     }
 
     // MARK: delay, dribble

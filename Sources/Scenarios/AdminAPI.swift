@@ -11,7 +11,7 @@ import JSON
 /// | `GET /__sim/active` | the server-wide default scenario |
 /// | `POST /__sim/activate?scenario=NAME` | make NAME the default |
 /// | `POST /__sim/deactivate` | no default |
-/// | `GET /__sim/states` | per-client states (scenario, API key, named state) |
+/// | `GET /__sim/states[?limit=N][&after=ID][&offset=N]` | a page of per-client states (creation order), `total`, `next` |
 /// | `POST /__sim/reset[?scenario=NAME][&apikey=KEY]` | forget per-client state |
 /// | `POST /__sim/reload` | reload the scenarios folder |
 /// | `GET /__sim/journal?FILTERS` | entries, `count`, `gapsMs` between arrivals |
@@ -19,6 +19,8 @@ import JSON
 /// | `GET /__sim/journal/SEQ` | one entry with its `response` (content type, size, bounded body) |
 /// | `GET /__sim/journal/SEQ/scenario[?name=NAME]` | a scenario replaying that exchange (`JournalReplay`) |
 /// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
+///
+/// Every request first passes `AdminGuard` (Host, Origin, token, no simple state-changing requests).
 ///
 /// Journal filters: `endpoint`, `scenario`, `client`, `status`, `after` (sequence number),
 /// `limit` (last N), `param.NAME=VALUE` (`param.NAME=` for "present").
@@ -77,10 +79,22 @@ enum AdminAPI {
             engine.deactivate()
             return json(["active": .null])
         case ("GET", "/states"):
-            let states = engine.stateSummary().map { entry -> JSONValue in
-                ["scenario": .string(entry.scenario), "apikey": .string(redact(entry.apiKey)), "state": .string(entry.state)]
+            let limit = try integer(query, "limit", default: defaultStatesPage, in: 1...maxStatesPage)
+            let offset = try integer(query, "offset", default: 0, in: 0...Int.max)
+            let after: Int? = query.first("after") == nil ? nil : try integer(query, "after", default: 0, in: 0...Int.max)
+            let page = engine.statePage(after: after, offset: offset, limit: limit)
+            let counts = engine.stateCounts
+            let states = page.states.map { entry -> JSONValue in
+                .object(JSONObject([
+                    ("id", .integer(entry.id)), ("scenario", .string(entry.scenario)),
+                    ("apikey", .string(ScenarioSelection.redacted(entry.apiKey, apiKeys: engine.configuration.apiKeys))),
+                    ("state", .string(entry.state)),
+                ]))
             }
-            return json(["states": .array(states)])
+            return json(.object(JSONObject([
+                ("total", .integer(page.total)), ("capacity", .integer(counts.capacity)), ("evicted", .integer(counts.evicted)),
+                ("limit", .integer(limit)), ("next", page.next.map { .integer($0) } ?? .null), ("states", .array(states)),
+            ])))
         case ("POST", "/reset"):
             let count = engine.resetState(scenario: query.first("scenario"), apiKey: query.first("apikey"))
             return json(["reset": .integer(count)])
@@ -150,8 +164,26 @@ enum AdminAPI {
         ["file": .string(issue.file), "path": .string(issue.pointer), "reason": .string(issue.reason)]
     }
 
-    private static func redact(_ apiKey: String) -> String {
-        apiKey.hasPrefix(ScenarioSelection.keyPrefix) || apiKey.isEmpty ? apiKey : "***"
+    /// `GET /__sim/states` pages: default and largest `limit`.
+    static let defaultStatesPage = 100
+    static let maxStatesPage = 500
+
+    /// An integer query parameter within `range`, or `fallback` when absent.
+    private static func integer(_ query: QueryParameters, _ name: String, default fallback: Int,
+                                in range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard let text = query.first(name) else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
+            throw Failure(status: 400, message: "'\(name)' must be a whole number from \(range.lowerBound)\(upper), got '\(text.prefix(40))'")
+        }
+        return value
+    }
+
+    /// The answer to a request `AdminGuard` refused.
+    static func refusal(_ refusal: AdminGuard.Refusal) -> HTTPResponse {
+        var response = json(["error": .string(refusal.message), "reason": .string(refusal.reason)], status: refusal.status)
+        if refusal.status == 401 { response.headers.set("WWW-Authenticate", "Bearer realm=\"vietmap-sim admin\"") }
+        return response
     }
 
     /// A string member of a JSON request body, if the body is such an object.

@@ -51,6 +51,8 @@ public struct JournalEntry: Sendable {
     public internal(set) var responseContentType: String?
     /// The response headers a replay needs (`ReplayScenario.replayedHeaders`), as sent.
     public internal(set) var responseHeaders: [(name: String, value: String)] = []
+    /// Whether `query` lost parameters or characters to the journal's limits (the `apikey` aside).
+    public internal(set) var queryCut = false
     /// How the answer went out (truncated, dribbled, …); nil while pending.
     public internal(set) var responseTransport: TransportBehaviour?
 

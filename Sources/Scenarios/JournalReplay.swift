@@ -30,8 +30,8 @@ enum JournalReplay {
         guard entry.endpoint != .other else {
             throw AdminAPI.Failure(status: 422, message: "\(origin) is not a request to an API endpoint (\(entry.path.prefix(100)))")
         }
-        if entry.query.count >= 64 || entry.query.contains(where: { $0.name.count >= ScenarioEngine.journalValueLimit || $0.value.count >= ScenarioEngine.journalValueLimit }) {
-            throw AdminAPI.Failure(status: 422, message: "\(origin): the journal cut its query (at most 64 parameters of \(ScenarioEngine.journalValueLimit) characters are kept), so it cannot be matched exactly")
+        if entry.queryCut {
+            throw AdminAPI.Failure(status: 422, message: "\(origin): the journal cut its query (values of at most \(ScenarioEngine.journalValueLimit) characters, \(ScenarioEngine.journalQueryLimit) bytes of parameters in all are kept), so it cannot be matched exactly")
         }
         guard entry.method == "GET" else {
             throw AdminAPI.Failure(status: 422, message: "\(origin) is a \(entry.method.prefix(16)) request; only GET exchanges are replayed")

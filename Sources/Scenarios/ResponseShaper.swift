@@ -6,7 +6,7 @@ import JSON
 /// inner handler's real answer.
 ///
 /// Order: quota (over → 429 `OVER_DAILY_LIMIT`), `respond` (literal answer, or status and
-/// header edits of the real one), `patch`, `fault`s, `dribble`. The delay is applied by the
+/// header edits of the real one), `transform`, `patch`, `fault`s, `dribble`. The delay is applied by the
 /// engine when sending.
 enum ResponseShaper {
     static func shape(_ decision: Decision, request: HTTPRequest, endpoint: APIEndpoint, inner: ScenarioInner,
@@ -28,19 +28,32 @@ enum ResponseShaper {
         }
     }
 
-    /// Patch, faults and dribble. A patch that cannot be applied leaves the body as it was
-    /// and explains why in the note (the journal shows it).
+    /// Polyline transform, patch, faults and dribble. A transform or patch that cannot be
+    /// applied leaves the body as it was and explains why in the note (the journal shows it).
     static func transform(_ response: HTTPResponse, with action: ScenarioAction) -> (HTTPResponse, String?) {
         var response = response
         var note: String?
+        if let transform = action.transform {
+            if let document = try? JSONParser.parse(response.body) {
+                let (answer, changed, problem) = transform.apply(to: document)
+                if changed > 0 { response.body = Data(JSONSerializer.bytes(answer)) }
+                if let problem {
+                    note = "polyline \(transform.rawValue): \(problem)"
+                } else if changed == 0 {
+                    note = "polyline \(transform.rawValue): no encoded polyline in the answer"
+                }
+            } else {
+                note = "polyline \(transform.rawValue) not applied: the answer is not JSON"
+            }
+        }
         if let patch = action.patch {
             do {
                 let document = try JSONParser.parse(response.body)
                 response.body = Data(JSONSerializer.bytes(try patch.apply(to: document)))
             } catch let error as JSONPatchError {
-                note = "patch not applied: \(error)"
+                note = [note, "patch not applied: \(error)"].compactMap { $0 }.joined(separator: "; ")
             } catch {
-                note = "patch not applied: the answer is not JSON (\(error))"
+                note = [note, "patch not applied: the answer is not JSON (\(error))"].compactMap { $0 }.joined(separator: "; ")
             }
         }
         for fault in action.faults {

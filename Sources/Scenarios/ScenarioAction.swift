@@ -1,10 +1,11 @@
 /// What a rule (or a sequence step) does to the answer. The parts combine:
 /// `quota` gates first (over quota → 429), then `respond` (a literal answer, or status and
-/// header edits to the real one), `patch` (JSON Patch on the body), `fault` (broken
-/// transport), `dribble`, and finally `delay`. An action with none of them (`"pass": true`)
+/// header edits to the real one), `transform` (rewrites the route's polylines), `patch` (JSON
+/// Patch on the body), `fault` (broken transport), `dribble`, and finally `delay`. An action with none of them (`"pass": true`)
 /// gives the normal simulated answer.
 struct ScenarioAction: Sendable {
     var respond: ResponseSpec?
+    var transform: PolylineTransform?
     var patch: JSONPatch?
     var delay: DelaySpec?
     var dribble: DribbleSpec?

@@ -7,8 +7,9 @@ import JSON
 public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
 /// Fault injection in front of any request handler: picks the scenario of each request (by
-/// path prefix, API key or server default), lets its first matching rule shape the answer,
-/// records every request in a journal, and serves the admin API under `/__sim/`.
+/// path prefix, header, API key or server default — after the key check, see
+/// `ScenarioSelection`), lets its first matching rule shape the answer, records every request
+/// in a journal, and serves the admin API under `/__sim/` behind `AdminGuard`.
 ///
 /// Decisions are taken atomically when a request arrives; delays and dribbled bodies are
 /// timers, so they hold no server thread.
@@ -28,26 +29,33 @@ public final class ScenarioEngine: @unchecked Sendable {
         public var seed: UInt64?
         /// Serve the admin API under `/__sim/`.
         public var adminEnabled: Bool
-        /// The key the inner handler sees instead of a `scenario:` API key; nil forwards it
-        /// unchanged (right for an inner handler that accepts any key).
-        public var innerAPIKey: String?
+        /// The keys the inner handler accepts (`serve --api-key`); empty means any non-empty key.
+        /// With keys, a scenario applies only to requests that carry one of them, and the inner
+        /// handler sees that key instead of a `scenario:` key (see `ScenarioSelection`).
+        public var apiKeys: Set<String>
         public var journalCapacity: Int
         /// Most bytes of response bodies the journal keeps in all (`RequestJournal.bodyBudget`).
         public var journalBodyBudget: Int
-        /// The most per-client scenario states kept (oldest dropped first).
+        /// The most per-client scenario states kept (least recently used dropped first).
         public var maxStates: Int
+        /// When set, every admin request needs `Authorization: Bearer <token>`.
+        public var adminToken: String?
+        /// `Host` names the admin API accepts besides loopback ones (e.g. the `--host` address).
+        public var adminHosts: [String]
 
         public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
-                    innerAPIKey: String? = nil, journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
-                    maxStates: Int = 10_000) {
+                    apiKeys: Set<String> = [], journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
+                    maxStates: Int = 10_000, adminToken: String? = nil, adminHosts: [String] = []) {
             self.directory = directory
             self.defaultScenario = defaultScenario
             self.seed = seed
             self.adminEnabled = adminEnabled
-            self.innerAPIKey = innerAPIKey
+            self.apiKeys = apiKeys
             self.journalCapacity = journalCapacity
             self.journalBodyBudget = journalBodyBudget
             self.maxStates = maxStates
+            self.adminToken = adminToken
+            self.adminHosts = adminHosts
         }
     }
 
@@ -165,9 +173,15 @@ public final class ScenarioEngine: @unchecked Sendable {
         states.reset(scenario: scenario, apiKey: apiKey)
     }
 
-    /// The per-client states, for the admin API.
-    func stateSummary() -> [(scenario: String, apiKey: String, state: String)] {
-        states.summary()
+    /// One page of per-client states (creation order), for the admin API.
+    func statePage(after: Int?, offset: Int, limit: Int) -> StateRegistry.Page {
+        states.page(after: after, offset: offset, limit: limit)
+    }
+
+    /// How many per-client states are kept, the most kept, and how many were dropped to stay
+    /// within that bound since the start.
+    public var stateCounts: (kept: Int, capacity: Int, evicted: Int) {
+        (states.count, states.capacity, states.evicted)
     }
 
     /// Milliseconds since the engine started (the journal's clock).
@@ -181,25 +195,30 @@ public final class ScenarioEngine: @unchecked Sendable {
                         reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let arrival = DispatchTime.now().uptimeNanoseconds
         if configuration.adminEnabled, AdminAPI.handles(request.path) {
-            reply(AdminAPI.respond(to: request, engine: self))
+            let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
+            if let refusal = guardian.check(request) {
+                reply(AdminAPI.refusal(refusal))
+            } else {
+                reply(AdminAPI.respond(to: request, engine: self))
+            }
             return
         }
         let library = self.library
         let outcome = ScenarioSelection.select(request, library: library, defaultName: activeScenario,
-                                               innerAPIKey: configuration.innerAPIKey)
+                                               apiKeys: configuration.apiKeys)
         switch outcome {
-        case .none(let forwarded):
+        case .none(let forwarded),
+             // CORS preflights carry no custom headers and get the normal answer.
+             .refused(_, let forwarded) where request.method == "OPTIONS":
             let endpoint = APIEndpoint(path: forwarded.path)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
 
-        case .unknown(let name, let via, let forwarded):
+        case .refused(let refusal, let forwarded):
             let endpoint = APIEndpoint(path: forwarded.path)
-            let response = via == .path
-                ? VietMapError.notFound.response(message: "unknown scenario '\(name.prefix(100))'", endpoint: endpoint)
-                : VietMapError.unauthorized.response(message: "unknown scenario '\(name.prefix(100))' in apikey", endpoint: endpoint)
+            let response = refusal.error.response(message: refusal.message, endpoint: endpoint)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
-            finish(response, delay: 0, sequence: sequence, arrival: arrival, note: "unknown scenario '\(name.prefix(100))'", reply: reply)
+            finish(response, delay: 0, sequence: sequence, arrival: arrival, note: refusal.message, reply: reply)
 
         case .selected(let selection, let forwarded):
             let endpoint = APIEndpoint(path: forwarded.path)
@@ -209,10 +228,9 @@ public final class ScenarioEngine: @unchecked Sendable {
                 inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
                 return
             }
-            let apiKey = request.query.all("apikey").first { !$0.isEmpty } ?? ""
             let seed = configuration.seed ?? scenario.seed ?? 0
-            let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: apiKey, seed: seed)
-            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: apiKey, now: arrival)
+            let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: selection.stateKey, seed: seed)
+            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: selection.stateKey, now: arrival)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner) { [self] response, note in
                 finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: note, reply: reply)
@@ -248,24 +266,36 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     /// Longest path or parameter value the journal keeps (characters).
     static let journalValueLimit = 256
+    /// Most bytes of parameter names and values one journal entry keeps.
+    static let journalQueryLimit = 2_048
 
     private func record(_ request: HTTPRequest, endpoint: APIEndpoint, arrival: UInt64, selection: ScenarioSelection?,
                         decision: Decision?) -> Int {
-        // Values are cut to `journalValueLimit` characters (and at most 64 parameters are kept) so a
-        // client sending huge URLs cannot make the journal hold gigabytes.
-        let query = request.query.items.prefix(64).map { item in
-            JournalEntry.QueryItem(name: String(item.name.prefix(Self.journalValueLimit)),
-                                   value: item.name == "apikey" && !item.value.hasPrefix(ScenarioSelection.keyPrefix)
-                                       ? "***" : String(item.value.prefix(Self.journalValueLimit)))
+        // Values are cut to `journalValueLimit` characters, and parameters are kept only while
+        // their total stays within `journalQueryLimit`, so a client sending huge URLs cannot make
+        // the journal hold gigabytes (10,000 entries × a few KB at most).
+        var query: [JournalEntry.QueryItem] = []
+        var kept = 0
+        var cut = false
+        for item in request.query.items {
+            let value = item.name == "apikey" ? ScenarioSelection.redacted(item.value, apiKeys: configuration.apiKeys) : item.value
+            let entry = JournalEntry.QueryItem(name: String(item.name.prefix(Self.journalValueLimit)),
+                                               value: String(value.prefix(Self.journalValueLimit)))
+            if item.name != "apikey", entry.name != item.name || entry.value != value { cut = true }
+            kept += entry.name.utf8.count + entry.value.utf8.count
+            guard kept <= Self.journalQueryLimit else { cut = true; break }
+            query.append(entry)
         }
         let arrivalMilliseconds = uptimeMilliseconds(arrival)
         return journal.record { sequence in
-            JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
+            var entry = JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
                          method: request.method, path: String(request.path.prefix(Self.journalValueLimit)), endpoint: endpoint, query: query,
                          scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
                          rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
                          delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,
                          status: nil, latencyMilliseconds: nil, note: nil)
+            entry.queryCut = cut
+            return entry
         }
     }
 }

@@ -2,15 +2,22 @@ import Foundation
 import HTTPServer
 
 /// How a request picks its scenario, in this order of precedence:
-/// 1. a path prefix `/__scenario/NAME[@CLIENT]/…` (removed before the inner handler sees the path);
-/// 2. an API key `scenario:NAME[@CLIENT]`;
-/// 3. the server-wide default (`serve --scenario`, or activated through the admin API).
+/// 1. a path prefix `/__scenario/NAME[@TAG]/…` (removed before the inner handler sees the path);
+/// 2. a header `X-VietMap-Sim-Scenario: NAME[@TAG]`;
+/// 3. an API key `scenario:NAME[@TAG]`, or `scenario:NAME[@TAG]:KEY` carrying the real key;
+/// 4. the server-wide default (`serve --scenario`, or activated through the admin API).
 ///
-/// States are kept per scenario and client key: the whole `scenario:` key, the path segment
-/// plus the API key, or the API key under the default scenario.
+/// **The key check comes first.** With `apiKeys` (the `--api-key` values) a scenario applies
+/// only to a request that also carries one of them — as the plain `apikey` next to a path
+/// prefix or header, or embedded after a `:` in a `scenario:` key — and the inner
+/// handler sees that real key. A bare `scenario:NAME` key is then a 401. Without `apiKeys`
+/// every non-empty key is valid and `scenario:` keys are forwarded unchanged.
+///
+/// States are kept per scenario and client key: the `scenario:` selector, or the path / header
+/// selector plus the API key, or the API key under the default scenario.
 struct ScenarioSelection: Sendable {
     enum Via: String, Sendable {
-        case path, apikey, `default`
+        case path, header, apikey, `default`
     }
 
     let name: String
@@ -19,9 +26,20 @@ struct ScenarioSelection: Sendable {
     let via: Via
     /// The key of this client's state.
     let clientKey: String
+    /// The API key this client's state is listed and reset under (a `scenario:` key without
+    /// the real key it may embed).
+    let stateKey: String
 
     static let pathPrefix = "/__scenario/"
     static let keyPrefix = "scenario:"
+    static let headerName = "X-VietMap-Sim-Scenario"
+
+    /// The longest `apikey` accepted (bytes); longer ones are a 401 before anything is stored.
+    static let maxKeyBytes = 256
+    /// The longest `@TAG` accepted (bytes).
+    static let maxTagBytes = 64
+    /// How many loaded names an "is not loaded" message lists.
+    static let listedNames = 12
 
     /// The outcome of selection for one request.
     enum Outcome: Sendable {
@@ -29,44 +47,106 @@ struct ScenarioSelection: Sendable {
         case none(HTTPRequest)
         /// A scenario applies; forward this request (prefix removed, key rewritten).
         case selected(ScenarioSelection, HTTPRequest)
-        /// The request names a scenario that does not exist.
-        case unknown(name: String, via: Via, forwarded: HTTPRequest)
+        /// The request is answered with an error before any scenario or inner handler runs.
+        case refused(Refusal, forwarded: HTTPRequest)
+    }
+
+    /// Why a request is refused: the status, the VietMap error code of the body and a message.
+    struct Refusal: Sendable {
+        let error: VietMapError
+        let message: String
     }
 
     /// Selects the scenario of `request`.
     /// - Parameters:
-    ///   - innerAPIKey: replaces a `scenario:` API key before forwarding (for an inner handler
-    ///     that only accepts its configured keys); nil forwards the key unchanged.
+    ///   - apiKeys: the keys the inner handler accepts; empty means any non-empty key.
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
-                       innerAPIKey: String?) -> Outcome {
+                       apiKeys: Set<String>) -> Outcome {
         var forwarded = request
         let apiKey = request.query.all("apikey").first { !$0.isEmpty } ?? ""
-        let keyToken = apiKey.hasPrefix(keyPrefix) ? String(apiKey.dropFirst(keyPrefix.count)) : nil
-        if keyToken != nil, let innerAPIKey { forwarded = replacingAPIKey(in: forwarded, with: innerAPIKey) }
+        if apiKey.utf8.count > maxKeyBytes {
+            return .refused(Refusal(error: .unauthorized, message: "apikey is longer than \(maxKeyBytes) bytes"), forwarded: forwarded)
+        }
+        let parsedKey = ScenarioKey(apiKey, apiKeys: apiKeys)
+        // The key the client really presents: the plain key, or the one embedded in a scenario key.
+        let realKey = parsedKey.map(\.realKey) ?? apiKey
+        if let parsedKey, !apiKeys.isEmpty, let realKey = parsedKey.realKey {
+            forwarded = replacingAPIKey(in: forwarded, with: realKey)
+        }
+        let realKeyIsValid = realKey.map { !$0.isEmpty && (apiKeys.isEmpty || apiKeys.contains($0)) } ?? false
 
+        let token: String
+        let via: Via
         if request.path.hasPrefix(pathPrefix) {
             let rest = request.path.dropFirst(pathPrefix.count)
-            let token = String(rest.prefix { $0 != "/" })
+            token = String(rest.prefix { $0 != "/" })
             let remainder = rest.dropFirst(token.count)
             forwarded.path = remainder.isEmpty ? "/" : String(remainder)
-            let (name, client) = split(token)
-            guard library.scenario(named: name) != nil else { return .unknown(name: name, via: .path, forwarded: forwarded) }
-            let selection = ScenarioSelection(name: name, client: client, via: .path, clientKey: "path:\(token)|\(apiKey)")
-            return .selected(selection, forwarded)
+            via = .path
+        } else if let header = request.headers[headerName] {
+            token = header.trimmingCharacters(in: .whitespaces)
+            via = .header
+        } else if let parsedKey {
+            token = parsedKey.selector
+            via = .apikey
+        } else {
+            // The default scenario applies only to requests the key check lets through.
+            if let defaultName, library.scenario(named: defaultName) != nil, apiKeys.isEmpty || realKeyIsValid {
+                let selection = ScenarioSelection(name: defaultName, client: nil, via: .default,
+                                                  clientKey: "default:\(apiKey)", stateKey: apiKey)
+                return .selected(selection, forwarded)
+            }
+            return .none(forwarded)
         }
-        if let keyToken {
-            let (name, client) = split(keyToken)
-            guard library.scenario(named: name) != nil else { return .unknown(name: name, via: .apikey, forwarded: forwarded) }
-            return .selected(ScenarioSelection(name: name, client: client, via: .apikey, clientKey: "key:\(apiKey)"), forwarded)
+
+        let (name, client) = split(token)
+        // Path problems are about the URL (404/400); key and header problems are credentials (401).
+        let unknownError: VietMapError = via == .path ? .notFound : .unauthorized
+        if let client, client.utf8.count > maxTagBytes {
+            let error: VietMapError = via == .path ? .invalidRequest : .unauthorized
+            return .refused(Refusal(error: error, message: "scenario tag is longer than \(maxTagBytes) bytes"), forwarded: forwarded)
         }
-        if let defaultName, library.scenario(named: defaultName) != nil {
-            return .selected(ScenarioSelection(name: defaultName, client: nil, via: .default, clientKey: "default:\(apiKey)"),
-                             forwarded)
+        guard library.scenario(named: name) != nil else {
+            return .refused(Refusal(error: unknownError, message: notLoadedMessage(name, library: library)), forwarded: forwarded)
         }
-        return .none(forwarded)
+        if !apiKeys.isEmpty, !realKeyIsValid {
+            let message = parsedKey != nil && parsedKey?.realKey == nil
+                ? "with --api-key a scenario key must carry the real key: apikey=scenario:\(token.prefix(170)):KEY, or apikey=KEY with the header \(headerName): \(token.prefix(170))"
+                : VietMapError.unauthorized.defaultMessage
+            return .refused(Refusal(error: .unauthorized, message: message), forwarded: forwarded)
+        }
+        let selection: ScenarioSelection
+        switch via {
+        case .apikey:
+            selection = ScenarioSelection(name: name, client: client, via: .apikey, clientKey: "key:\(token)",
+                                          stateKey: keyPrefix + token)
+        default:
+            selection = ScenarioSelection(name: name, client: client, via: via, clientKey: "\(via.rawValue):\(token)|\(apiKey)",
+                                          stateKey: apiKey)
+        }
+        return .selected(selection, forwarded)
     }
 
-    /// `NAME@CLIENT` → (NAME, CLIENT).
+    /// `unknown scenario 'nope': not loaded; loaded: a, b, … (N in all)`, bounded in length
+    /// (the "unknown scenario" prefix is what clients such as the contract runner probe for).
+    static func notLoadedMessage(_ name: String, library: ScenarioLibrary) -> String {
+        let names = library.scenarios.map(\.name)
+        let shownName = name.count > 100 ? name.prefix(100) + "…" : Substring(name)
+        guard !names.isEmpty else { return "unknown scenario '\(shownName)': not loaded; no scenarios are loaded" }
+        var list = names.prefix(listedNames).joined(separator: ", ")
+        if names.count > listedNames { list += ", … (\(names.count) in all)" }
+        return "unknown scenario '\(shownName)': not loaded; loaded: \(list)"
+    }
+
+    /// How an `apikey` value is shown in the journal and the admin API: a real key is `***`,
+    /// a scenario key is kept but the real key it embeds is `***`.
+    static func redacted(_ apiKey: String, apiKeys: Set<String>) -> String {
+        if apiKey.isEmpty { return apiKey }
+        guard let parsed = ScenarioKey(apiKey, apiKeys: apiKeys) else { return "***" }
+        return keyPrefix + parsed.selector + (parsed.realKey == nil ? "" : ":***")
+    }
+
+    /// `NAME@TAG` → (NAME, TAG).
     private static func split(_ token: String) -> (String, String?) {
         guard let at = token.firstIndex(of: "@") else { return (token, nil) }
         return (String(token[..<at]), String(token[token.index(after: at)...]))
@@ -81,5 +161,26 @@ struct ScenarioSelection: Sendable {
             pair == "apikey" || pair.hasPrefix("apikey=") ? "apikey=" + encoded : String(pair)
         }.joined(separator: "&")
         return request
+    }
+}
+
+/// A `scenario:` API key split into its selector (`NAME[@TAG]`) and the real key it may carry
+/// after a `:` — recognised only when what follows that `:` is one of the configured keys, so
+/// tags containing `:` keep working on a server without `--api-key`.
+struct ScenarioKey: Sendable {
+    let selector: String
+    let realKey: String?
+
+    init?(_ apiKey: String, apiKeys: Set<String>) {
+        guard apiKey.hasPrefix(ScenarioSelection.keyPrefix) else { return nil }
+        let token = String(apiKey.dropFirst(ScenarioSelection.keyPrefix.count))
+        let colons = apiKeys.isEmpty ? [] : token.indices.filter { token[$0] == ":" }
+        if let colon = colons.first(where: { apiKeys.contains(String(token[token.index(after: $0)...])) }) {
+            selector = String(token[..<colon])
+            realKey = String(token[token.index(after: colon)...])
+        } else {
+            selector = token
+            realKey = nil
+        }
     }
 }

@@ -8,7 +8,7 @@ import VietMapAPI
 /// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance"]).union(ServeCapture.valuedOptions),
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
@@ -48,7 +48,7 @@ enum ServeCommand {
         }
 
         let capture = try ServeCapture(options: options, apiKeys: Set(keys))
-        let scenarios = try ServeScenarios(options: options, apiKeys: keys)
+        let scenarios = try ServeScenarios(options: options, apiKeys: keys, host: configuration.host)
 
         let databasePath: String
         if let db = options.value("db") {

@@ -15,7 +15,7 @@ final class ServeScenarios {
     let engine: ScenarioEngine?
     private var hangup: DispatchSourceSignal?
 
-    init(options: CommandLineArguments, apiKeys: [String]) throws {
+    init(options: CommandLineArguments, apiKeys: [String], host: String) throws {
         let names = options.all("scenario")
         guard names.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "--scenario can be given once; put the rules you need in one scenario file")
@@ -35,6 +35,10 @@ final class ServeScenarios {
             directory = URL(fileURLWithPath: "Scenarios")
         }
         let admin = options.has("admin")
+        let adminToken = options.value("admin-token")
+        if let adminToken, adminToken.isEmpty || !admin {
+            throw CommandLineArguments.UsageError(description: adminToken.isEmpty ? "--admin-token must not be empty" : "--admin-token needs --admin")
+        }
         guard directory != nil || admin || !names.isEmpty || seed != nil else {
             engine = nil
             return
@@ -44,7 +48,7 @@ final class ServeScenarios {
         }
 
         let configuration = ScenarioEngine.Configuration(directory: directory, seed: seed, adminEnabled: admin,
-                                                         innerAPIKey: apiKeys.first)
+                                                         apiKeys: Set(apiKeys), adminToken: adminToken, adminHosts: [host])
         let engine = ScenarioEngine(configuration: configuration)
         Self.report(engine.library.issues)
         if let name = names.first {

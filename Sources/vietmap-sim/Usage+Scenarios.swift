@@ -31,10 +31,14 @@ extension Usage {
     static let serveScenarioOptions = """
           --scenarios DIR  scenario files (default ./Scenarios when it exists); reloaded when they
                            change (polled every second) and on SIGHUP
-          --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG]
-                           or the path prefix /__scenario/NAME[@TAG]/…
+          --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG],
+                           the path prefix /__scenario/NAME[@TAG]/… or the header
+                           X-VietMap-Sim-Scenario: NAME[@TAG]; with --api-key K the request must also
+                           carry K (apikey=K, or apikey=scenario:NAME[@TAG]:K)
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
-          --admin          serve the admin API and request journal under /__sim/,
-                           and the dashboard at /__sim/ui/
+          --admin          serve the admin API and request journal under /__sim/ and the dashboard at
+                           /__sim/ui/ (loopback Host only, same-origin, POSTs need
+                           X-VietMap-Sim-Admin: 1 or a JSON Content-Type)
+          --admin-token T  the admin API also needs Authorization: Bearer T
         """
 }

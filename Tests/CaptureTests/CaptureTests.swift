@@ -46,7 +46,7 @@ final class CaptureTests: XCTestCase {
         let search = try Self.service.get()
         let service = VietMapService(search: search.search, roadGraph: search.roadGraph, apiKeys: [Self.upstreamKey])
         let library = ScenarioLibrary.load(directory: Self.repositoryRoot.appendingPathComponent("Scenarios"))
-        let engine = ScenarioEngine(library: library, configuration: .init(defaultScenario: scenario, innerAPIKey: Self.upstreamKey))
+        let engine = ScenarioEngine(library: library, configuration: .init(defaultScenario: scenario, apiKeys: [Self.upstreamKey]))
         if let scenario { try engine.activate(scenario) }
         return try start(engine.wrap(respond: { service.respond(to: $0) }))
     }

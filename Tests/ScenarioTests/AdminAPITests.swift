@@ -25,13 +25,13 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(try get(server, "/__sim/scenarios/flaky-503").json()["seed"], 20_250_601)
         XCTAssertEqual(try get(server, "/__sim/scenarios/nope").status, 404)
 
-        XCTAssertEqual(try request(server, "POST", "/__sim/activate?scenario=autocomplete-500").status, 200)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/activate?scenario=autocomplete-500").status, 200)
         XCTAssertEqual(try get(server, "/__sim/active").json()["active"], "autocomplete-500")
         XCTAssertEqual(try get(server, search + "dev").status, 500)
-        XCTAssertEqual(try request(server, "POST", "/__sim/activate", body: #"{"scenario": "bad-key-401"}"#).status, 200)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/activate", body: #"{"scenario": "bad-key-401"}"#).status, 200)
         XCTAssertEqual(try get(server, search + "dev").status, 401)
-        XCTAssertEqual(try request(server, "POST", "/__sim/activate?scenario=nope").status, 404)
-        XCTAssertEqual(try request(server, "POST", "/__sim/deactivate").status, 200)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/activate?scenario=nope").status, 404)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/deactivate").status, 200)
         XCTAssertEqual(try get(server, search + "dev").status, 200)
         XCTAssertEqual(try get(server, "/__sim/activate").status, 405)
         XCTAssertEqual(try get(server, "/__sim/frobnicate").status, 404)
@@ -42,12 +42,12 @@ final class AdminAPITests: XCTestCase {
         let a = search + "scenario:fail-twice-then-succeed@a", b = search + "scenario:fail-twice-then-succeed@b"
         for target in [a, a, a, b, b, b] { _ = try get(server, target) }
         XCTAssertEqual(try get(server, "/__sim/states").json()["states"]?.arrayValue?.count, 2)
-        XCTAssertEqual(try request(server, "POST", "/__sim/reset?apikey=scenario:fail-twice-then-succeed@a").json()["reset"], 1)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/reset?apikey=scenario:fail-twice-then-succeed@a").json()["reset"], 1)
         XCTAssertEqual(try get(server, a).status, 500, "a starts over")
         XCTAssertEqual(try get(server, b).status, 200, "b keeps its state")
-        XCTAssertEqual(try request(server, "POST", "/__sim/reset").json()["reset"], 2)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/reset").json()["reset"], 2)
         XCTAssertEqual(try get(server, b).status, 500)
-        XCTAssertEqual(try request(server, "POST", "/__sim/reset?scenario=fail-twice-then-succeed").json()["reset"], 1)
+        XCTAssertEqual(try admin(server, "POST", "/__sim/reset?scenario=fail-twice-then-succeed").json()["reset"], 1)
     }
 
     func testJournalQueriesCountAndClear() throws {
@@ -68,7 +68,7 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(try get(server, "/__sim/journal/count?client=ci&scenario=route-500&status=404").json()["count"], 1)
         XCTAssertEqual(try get(server, "/__sim/journal?limit=1").json()["entries"]?[0]?["endpoint"], "place")
         XCTAssertEqual(try get(server, "/__sim/journal?bogus=1").status, 400)
-        XCTAssertEqual(try request(server, "DELETE", "/__sim/journal").json()["cleared"], 3)
+        XCTAssertEqual(try admin(server, "DELETE", "/__sim/journal").json()["cleared"], 3)
         XCTAssertEqual(try get(server, "/__sim/journal/count").json()["count"], 0)
         XCTAssertEqual(try get(server, "/__sim/journal/count").json()["count"], 0, "admin requests are not journaled")
     }
@@ -80,7 +80,7 @@ final class AdminAPITests: XCTestCase {
         XCTAssertEqual(try get(server, search + "scenario:r").status, 500)
         try write(#"{"name": "r", "description": "d", "rules": [{"respond": {"status": 503}}]}"#, to: directory, as: "r.json")
         try write("{broken", to: directory, as: "s.json")
-        let report = try request(server, "POST", "/__sim/reload").json()
+        let report = try admin(server, "POST", "/__sim/reload").json()
         XCTAssertEqual(report["scenarios"], 1)
         XCTAssertEqual(report["errors"]?.arrayValue?.count, 1)
         XCTAssertTrue(report["errors"]?[0]?["file"]?.stringValue?.hasSuffix("s.json") ?? false)

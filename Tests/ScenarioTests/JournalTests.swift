@@ -40,6 +40,15 @@ final class JournalTests: XCTestCase {
         let entry = try XCTUnwrap(engine.journal.entries().last)
         XCTAssertEqual(entry.value(of: "text")?.count, 256)
         XCTAssertTrue(entry.query.allSatisfy { $0.name.count <= 256 && $0.value.count <= 256 })
+
+        // Many parameters: kept while their total stays within 2 KB.
+        let many = (0..<60).map { "p\($0)=" + String(repeating: "v", count: 200) }.joined(separator: "&")
+        _ = try get(server, "/api/autocomplete/v4?apikey=k&text=ben&" + many)
+        let crowded = try XCTUnwrap(engine.journal.entries().last)
+        let kept = crowded.query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        XCTAssertLessThanOrEqual(kept, 2_048)
+        XCTAssertEqual(crowded.query.prefix(2).map(\.name), ["apikey", "text"], "the first parameters are kept")
+        XCTAssertGreaterThan(crowded.query.count, 5)
     }
 
     func testRingBufferKeepsTheNewestEntries() throws {

@@ -65,11 +65,18 @@ extension XCTestCase {
         try fetch(server.port, target)
     }
 
-    /// One request with any method (and an optional body) on a fresh connection.
-    func request(_ server: HTTPServer, _ method: String, _ target: String, body: String = "") throws -> RawHTTPClient.Response {
+    /// One request with any method (and an optional body and extra header lines) on a fresh connection.
+    func request(_ server: HTTPServer, _ method: String, _ target: String, body: String = "",
+                 headers: [String] = [], host: String = "127.0.0.1") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: server.port)
-        try client.write("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let extra = headers.map { $0 + "\r\n" }.joined()
+        try client.write("\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n\(extra)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         return try client.readResponse()
+    }
+
+    /// A state-changing admin request as a script sends it (with `X-VietMap-Sim-Admin: 1`).
+    func admin(_ server: HTTPServer, _ method: String, _ target: String, body: String = "") throws -> RawHTTPClient.Response {
+        try request(server, method, target, body: body, headers: ["X-VietMap-Sim-Admin: 1"])
     }
 
     /// The route answer, or a skip while `/api/route/v4` is not implemented (the inner answer is 404).

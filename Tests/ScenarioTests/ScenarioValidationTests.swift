@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import JSONSchema
 import Scenarios
 import XCTest
 
@@ -30,8 +31,9 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertEqual(library.issues, [], library.issues.map(\.description).joined(separator: "\n"))
         let expected = ["autocomplete-500", "autocomplete-no-ref-id", "bad-key-401", "burst-400", "connection-reset",
                         "empty-reply", "empty-route", "fail-twice-then-succeed", "flaky-503", "lognormal-latency",
-                        "malformed-json", "place-null-latlng", "quota-429", "route-500", "route-points-bare-latlng",
-                        "slow-autocomplete", "succeed-then-quota-exhausted", "truncated-json", "zero-results"]
+                        "malformed-json", "malformed-polyline", "place-null-latlng", "polyline-1e6", "quota-429", "route-500",
+                        "route-points-bare-latlng", "slow-autocomplete", "succeed-then-quota-exhausted", "swapped-polyline",
+                        "truncated-json", "truncated-polyline", "zero-results"]
         XCTAssertEqual(library.scenarios.map(\.name), expected)
         for scenario in library.scenarios {
             XCTAssertEqual(scenario.file.map { URL(fileURLWithPath: $0).lastPathComponent }, scenario.name + ".json",
@@ -112,6 +114,34 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertTrue(library.issues.first?.reason.contains("duplicate scenario name 't'") ?? false)
     }
 
+    func testTransformProblems() {
+        assertIssue(rules(#"{"transform": {"polyline": "rot13"}}"#), at: "/rules/0/transform/polyline",
+                    containing: "unknown polyline transform 'rot13'; expected one of swap-latlng, precision-1e6, truncate")
+        assertIssue(rules(#"{"transform": {}}"#), at: "/rules/0/transform", containing: "needs 'polyline'")
+        assertIssue(rules(#"{"transform": {"polyline": "truncate", "at": "/x"}}"#), at: "/rules/0/transform/at", containing: "unknown key 'at'")
+        assertIssue(rules(#"{"transform": "truncate"}"#), at: "/rules/0/transform", containing: "must be an object")
+        assertIssue(rules(#"{"respond": {"text": "x"}, "transform": {"polyline": "truncate"}}"#), at: "/rules/0/transform",
+                    containing: "cannot transform a text body")
+        assertIssue(rules(#"{"pass": true, "transform": {"polyline": "truncate"}}"#), at: "/rules/0/transform",
+                    containing: "cannot be combined with \"pass\": true")
+        XCTAssertEqual(issues(rules(#"{"transform": {"polyline": "precision-1e6"}, "patch": [{"op": "remove", "path": "/paths/0/bbox"}]}"#)), [])
+    }
+
+    /// Every built-in file is valid under the JSON Schema editors use, and the schema knows `transform`.
+    func testBuiltInFilesMatchTheSchema() throws {
+        let schema = try JSONParser.parse(Data(contentsOf: TestSimulator.builtInDirectory.appendingPathComponent("scenario.schema.json")))
+        let validator = try SchemaValidator(schema: schema)
+        for scenario in TestSimulator.builtIns.scenarios {
+            let document = try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: try XCTUnwrap(scenario.file))))
+            XCTAssertEqual(validator.validate(document).map { "\($0)" }, [], scenario.name)
+        }
+        let transform = { (kind: String) in
+            try JSONParser.parse(Data(self.rules(#"{"transform": {"polyline": "\#(kind)"}}"#).utf8))
+        }
+        XCTAssertTrue(validator.isValid(try transform("swap-latlng")))
+        XCTAssertFalse(validator.isValid(try transform("rot13")))
+    }
+
     /// Every key the JSON Schema allows is a key the validator accepts, and vice versa.
     func testSchemaAndValidatorAgreeOnKeys() throws {
         let schema = try JSONParser.parse(Data(contentsOf: TestSimulator.builtInDirectory.appendingPathComponent("scenario.schema.json")))
@@ -125,7 +155,7 @@ final class ScenarioValidationTests: XCTestCase {
         let rule = keys(["$defs", "rule", "properties"]) + keys(["$defs", "action", "properties"])
         let when = keys(["$defs", "when", "properties"])
         XCTAssertEqual(Set(top), ["$schema", "name", "description", "seed", "initialState", "rules"])
-        XCTAssertEqual(rule.count, 13)
+        XCTAssertEqual(rule.count, 14)
         XCTAssertEqual(when.count, 7)
         // The validator lists the keys it accepts in its "unknown key" message.
         func accepted(_ document: String) -> Set<String> {

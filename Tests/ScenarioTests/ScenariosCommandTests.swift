@@ -1,4 +1,6 @@
 import Foundation
+import JSON
+import SimTesting
 import XCTest
 
 /// `vietmap-sim scenarios …` and the scenario options of `serve`, run as a user would.
@@ -57,6 +59,46 @@ final class ScenariosCommandTests: XCTestCase {
         XCTAssertEqual(try run(["serve", "--seed", "x"]).status, 2)
         XCTAssertEqual(try run(["serve", "--scenarios", "/nonexistent-folder"]).status, 1)
         let help = try run(["serve", "--help"])
-        for option in ["--scenarios", "--scenario", "--seed", "--admin"] { XCTAssertTrue(help.stdout.contains(option), option) }
+        for option in ["--scenarios", "--scenario", "--seed", "--admin", "--admin-token"] { XCTAssertTrue(help.stdout.contains(option), option) }
+        XCTAssertEqual(try run(["serve", "--admin-token", "t"]).status, 2, "--admin-token needs --admin")
+        XCTAssertEqual(try run(["serve", "--admin", "--admin-token", ""]).status, 2)
+    }
+
+    /// `serve --api-key team --admin --admin-token T` as started by a user: scenario keys need the
+    /// real key, and the admin API needs the token and a non-simple request.
+    func testServeWithAPIKeyHasNoScenarioBackDoor() throws {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = ["serve", "--port", "0", "--db", try TestSimulator.databasePath.get(), "--api-key", "team",
+                             "--admin", "--admin-token", "T"]
+        process.currentDirectoryURL = TestSimulator.builtInDirectory.deletingLastPathComponent()
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try XCTUnwrap(line.split(separator: "\n").first?.split(separator: ":").last.flatMap { Int($0) })
+        func send(_ target: String, _ method: String = "GET", headers: [String] = []) throws -> RawHTTPClient.Response {
+            let client = try RawHTTPClient(port: UInt16(port))
+            try client.write("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+            return try client.readResponse()
+        }
+        let search = "/api/autocomplete/v4?text=ben&apikey="
+        XCTAssertEqual(try send(search + "scenario:autocomplete-500").status, 401, "no back door")
+        XCTAssertEqual(try send(search + "scenario:autocomplete-500:team").status, 500)
+        XCTAssertEqual(try send(search + "team", headers: ["X-VietMap-Sim-Scenario: autocomplete-500"]).status, 500)
+        XCTAssertEqual(try send(search + "scenario:zero-results:team").json(), .array([]))
+        XCTAssertEqual(try send("/__sim/active").status, 401, "the token is needed")
+        XCTAssertEqual(try send("/__sim/activate?scenario=route-500", "POST", headers: ["Authorization: Bearer T"]).status, 403)
+        XCTAssertEqual(try send("/__sim/activate?scenario=autocomplete-500", "POST",
+                                headers: ["Authorization: Bearer T", "X-VietMap-Sim-Admin: 1"]).status, 200)
+        XCTAssertEqual(try send(search + "team").status, 500, "the default scenario applies to the real key")
+        XCTAssertEqual(try send(search + "other").status, 401)
     }
 }
