@@ -18,6 +18,9 @@ import PackageDescription
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
 ///   HTTPServer, JSON, VietMapClient, Scenarios → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
+///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
+///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
+///   ContractKit                         (the contract suite; runs an app's decoders in forked children)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
 let package = Package(
@@ -26,6 +29,8 @@ let package = Package(
     products: [
         .executable(name: "vietmap-sim", targets: ["vietmap-sim"]),
         .library(name: "VietMapClient", targets: ["VietMapClient"]),
+        .library(name: "ContractKit", targets: ["ContractKit"]),
+        .library(name: "VietMapSimulator", targets: ["VietMapSimulator"]),
     ],
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -50,9 +55,13 @@ let package = Package(
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios"]),
+        .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
+        .target(name: "VietMapSimulator",
+                dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
-                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit", "Dashboard", "Capture", "HARImport"]),
+                          dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -77,6 +86,7 @@ let package = Package(
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "ContractTests",
-                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
+                                  "VietMapSimulator", "BuiltInScenarios"]),
     ]
 )

@@ -3,38 +3,69 @@ import JSON
 import VietMapClient
 
 /// A `Decodable` type the suite decodes responses with — the reference client's models, or an
-/// app's own.
+/// app's own (`ContractModel.model(VMRouteResponse.self)`).
+///
+/// An app's model is told apart by type identity (its metatype), never by name: the app's
+/// `VMRouteResponse` and the reference client's are different models, and the corpus' known
+/// gaps apply only to the reference client's. An app's decoding (`JSONDecoder().decode`, or the
+/// closure given) runs in a forked child process (`IsolatedCall`), so a trap in it is a finding.
 public struct ContractModel: Sendable {
-    /// `VMRouteResponse`, `[VMSearchItem]`.
+    /// The full type name: `MyApp.VMRouteResponse`, `[MyApp.VMSearchItem]`; the reference
+    /// client's models without their module (`VMRouteResponse`).
     public let name: String
+    /// The metatype's identity.
+    public let typeID: ObjectIdentifier
+    /// One of the reference client's (`VietMapClient`) models.
+    public var isReference: Bool { ContractModel.referenceTypeIDs.contains(typeID) }
+    /// What the app's decoding is called in findings (`JSONDecoder().decode(MyApp.VMRouteResponse.self)`).
+    public let decoderName: String
     private let box: Box
 
     /// The type-erased operations. `@unchecked Sendable`: it only holds a metatype (immutable,
-    /// shareable) inside closures that capture nothing else.
+    /// shareable) and the app's `@Sendable` decode closure.
     private final class Box: @unchecked Sendable {
-        let jsonDecode: (Data) -> Error?
+        let decode: (Data, TimeInterval, CallStatistics?) -> DecodeVerdict
         let record: (RecordingDecoder) throws -> Void
-        init(jsonDecode: @escaping (Data) -> Error?, record: @escaping (RecordingDecoder) throws -> Void) {
-            self.jsonDecode = jsonDecode
+        init(decode: @escaping (Data, TimeInterval, CallStatistics?) -> DecodeVerdict, record: @escaping (RecordingDecoder) throws -> Void) {
+            self.decode = decode
             self.record = record
         }
     }
 
-    public init<T: Decodable>(_ type: T.Type, name: String? = nil) {
-        self.name = Self.canonical(name ?? prettyTypeName(String(describing: T.self)))
+    /// - Parameters:
+    ///   - decode: the app's own decoding of a response body (its `JSONDecoder` settings, its
+    ///     wrapper); default `JSONDecoder().decode(T.self, from:)`.
+    ///   - decoderName: how findings name `decode`.
+    public init<T: Decodable>(_ type: T.Type, name: String? = nil, decode: (@Sendable (Data) throws -> T)? = nil,
+                              decoderName: String? = nil) {
+        typeID = ObjectIdentifier(T.self)
+        let isReference = ContractModel.referenceTypeIDs.contains(typeID)
+        self.name = Self.canonical(name ?? prettyTypeName(String(reflecting: T.self)))
+        self.decoderName = decoderName ?? (decode == nil ? "JSONDecoder().decode(\(self.name).self)" : "the decode closure of \(self.name)")
+        let decodeBody: (Data) throws -> Void
+        if let decode {
+            decodeBody = { data in _ = try decode(data) }
+        } else {
+            decodeBody = { data in _ = try JSONDecoder().decode(T.self, from: data) }
+        }
         box = Box(
-            jsonDecode: { data in
-                do {
-                    _ = try JSONDecoder().decode(T.self, from: data)
-                    return nil
-                } catch {
-                    return error
-                }
+            decode: { data, timeout, statistics in
+                if isReference { return DecodeVerdict(catching: { try decodeBody(data) }) }
+                return DecodeVerdict.isolated(timeout: timeout, statistics: statistics) { try decodeBody(data) }
             },
             record: { decoder in _ = try decoder.decode(T.self) })
     }
 
-    func jsonDecode(_ data: Data) -> Error? { box.jsonDecode(data) }
+    /// `ContractModel.model([VMSearchItem].self)`: an app's model.
+    public static func model<T: Decodable>(_ type: T.Type, decode: (@Sendable (Data) throws -> T)? = nil,
+                                           decoderName: String? = nil) -> ContractModel {
+        ContractModel(type, decode: decode, decoderName: decoderName)
+    }
+
+    /// Decodes `data` as the app would: the reference models in-process, an app's in a child process.
+    func decode(_ data: Data, timeout: TimeInterval = 10, statistics: CallStatistics? = nil) -> DecodeVerdict {
+        box.decode(data, timeout, statistics)
+    }
     func record(_ decoder: RecordingDecoder) throws { try box.record(decoder) }
 
     /// `VMSearchItem[]` (the corpus spelling) and `[VMSearchItem]` (Swift's) are the same model.
@@ -43,6 +74,10 @@ public struct ContractModel: Sendable {
         while name.hasSuffix("[]") { name = "[" + name.dropLast(2) + "]" }
         return name
     }
+
+    static let referenceTypeIDs: Set<ObjectIdentifier> = [
+        ObjectIdentifier([VMSearchItem].self), ObjectIdentifier(VMPlaceDetail.self), ObjectIdentifier(VMRouteResponse.self),
+    ]
 
     /// The reference client's models by corpus name.
     public static let reference: [String: ContractModel] = [
@@ -57,6 +92,59 @@ public struct ContractModel: Sendable {
         case .autocomplete: return reference["VMSearchItem[]"]!
         case .place: return reference["VMPlaceDetail"]!
         case .route: return reference["VMRouteResponse"]!
+        }
+    }
+}
+
+/// How a model's decoding of one body ended.
+enum DecodeVerdict: Sendable, Equatable {
+    case decoded
+    /// It threw: the error in one line, and where (JSON pointer) when it is a `DecodingError`.
+    case threw(message: String, pointer: String?)
+    /// The app's code trapped (in its child process).
+    case crashed(signal: Int32, message: String)
+    case hung(seconds: Double)
+    case failed(String)
+
+    init(catching body: () throws -> Void) {
+        do {
+            try body()
+            self = .decoded
+        } catch {
+            self = .threw(message: describeDecodingError(error), pointer: decodingErrorPointer(error))
+        }
+    }
+
+    /// Runs `body` in a child process; the child sends back `0` or `1<pointer>\n<message>`.
+    static func isolated(timeout: TimeInterval, statistics: CallStatistics?, _ body: () throws -> Void) -> DecodeVerdict {
+        let outcome = IsolatedCall.run(timeout: timeout, statistics: statistics) {
+            switch DecodeVerdict(catching: body) {
+            case .threw(let message, let pointer): return Data("1\(pointer ?? "\u{1}")\n\(message)".utf8)
+            default: return Data("0".utf8)
+            }
+        }
+        switch outcome {
+        case .returned(let data):
+            let text = String(decoding: data, as: UTF8.self)
+            guard text.hasPrefix("1") else { return .decoded }
+            let rest = text.dropFirst()
+            let newline = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let pointer = String(rest[..<newline])
+            let message = newline < rest.endIndex ? String(rest[rest.index(after: newline)...]) : ""
+            return .threw(message: message, pointer: pointer == "\u{1}" ? nil : pointer)
+        case .crashed(let signal, let message): return .crashed(signal: signal, message: message)
+        case .hung(let seconds): return .hung(seconds: seconds)
+        case .failed(let reason): return .failed(reason)
+        }
+    }
+
+    var error: String? {
+        switch self {
+        case .decoded: return nil
+        case .threw(let message, _): return message
+        case .crashed(let signal, let message): return "crashed (\(IsolatedCall.describe(signal: signal)))\(message.isEmpty ? "" : ": " + message)"
+        case .hung(let seconds): return "did not return within \(Int(seconds)) s (twice)"
+        case .failed(let reason): return reason
         }
     }
 }
@@ -95,8 +183,12 @@ public final class ModelRecorder: @unchecked Sendable {
     public var shape: ModelShape { lock.withLock { root.shape() } }
 
     /// Decodes `json` with the recording decoder (every field checked) and with `JSONDecoder`
-    /// (the verdict an app gets).
+    /// (the verdict an app gets; an app's model: its decoding, in a child process).
     public func walk(_ json: JSONValue, data: Data? = nil) -> ModelRecording {
+        walk(json, data: data, verdict: nil)
+    }
+
+    func walk(_ json: JSONValue, data: Data?, verdict: DecodeVerdict?) -> ModelRecording {
         let session = RecordingSession()
         lock.withLock {
             let decoder = RecordingDecoder(session: session, value: json, pointer: "", node: root, codingPath: [], depth: 0, label: model.name)
@@ -111,8 +203,9 @@ public final class ModelRecorder: @unchecked Sendable {
                 }
             }
         }
-        let error = model.jsonDecode(data ?? Data(JSONSerializer.bytes(json)))
-        return ModelRecording(issues: session.issues, objects: session.objects,
-                              decoderError: error.map(describeDecodingError), decoderErrorPointer: error.flatMap(decodingErrorPointer))
+        let verdict = verdict ?? model.decode(data ?? Data(JSONSerializer.bytes(json)))
+        var pointer: String?
+        if case .threw(_, let at) = verdict { pointer = at }
+        return ModelRecording(issues: session.issues, objects: session.objects, decoderError: verdict.error, decoderErrorPointer: pointer)
     }
 }

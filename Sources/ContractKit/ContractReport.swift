@@ -14,6 +14,13 @@ public struct ContractReport: Sendable {
     /// Why scenarios were not run, when they were asked for.
     public var scenarioNote: String?
     public var duration: TimeInterval
+    /// The models and decoder used per endpoint: `route: MyApp.VMRouteResponse (the app's)`.
+    public var appModels: [String] = []
+    /// The gaps the app declared.
+    public var acceptedGaps: [AcceptedGap] = []
+    /// Calls of the app's code, each in its own child process, and their total time.
+    public var isolatedCalls: Int = 0
+    public var isolatedSeconds: Double = 0
 
     /// Model agreement errors (not known gaps) as failures.
     public var modelFailures: [ContractFailure] {
@@ -39,20 +46,45 @@ public struct ContractReport: Sendable {
         lines.append("vietmap-sim contract — target \(target)")
         lines.append("contracts \(contracts): \(results.count) queries (\(run.count) run, \(results.count - run.count) skipped), \(fixtures.count) live fixtures")
         for failure in allFailures { lines.append("FAIL \(failure)") }
+        if !appModels.isEmpty {
+            lines.append("models: " + appModels.joined(separator: "; "))
+        }
+        if isolatedCalls > 0 {
+            lines.append(String(format: "app code: %d calls, each in a forked child process (%.1f ms per call, %.1f s in all)",
+                                isolatedCalls, isolatedSeconds * 1000 / Double(isolatedCalls), isolatedSeconds))
+        }
         if !models.isEmpty {
             lines.append("")
             lines.append("Model agreement (what each model reads vs the contract and the responses):")
             for report in models {
-                let ignored = report.findings.filter { $0.kind == .ignoredKey }.count
+                let ignored = report.findings.filter { $0.kind == .ignoredKey }
+                let unexercised = report.findings.filter { $0.kind == .neverObserved }
                 let errors = report.errors.count, gaps = report.knownGaps.count
                 let warnings = report.findings.filter { $0.severity == .warning }
                 var status = errors == 0 ? "ok" : "\(errors) error\(errors == 1 ? "" : "s")"
-                if gaps > 0 { status += ", \(gaps) known gap\(gaps == 1 ? "" : "s")" }
+                if gaps > 0 { status += ", \(gaps) known/accepted gap\(gaps == 1 ? "" : "s")" }
                 if !warnings.isEmpty { status += ", \(warnings.count) warning\(warnings.count == 1 ? "" : "s")" }
-                lines.append("  \(report.model.padding(toLength: 18, withPad: " ", startingAt: 0)) \(status) (\(report.responses) responses decoded; \(ignored) keys sent but not read)")
+                let owner = report.isReference ? "reference client's model" : "the app's model"
+                lines.append("  \(report.model) (\(owner)): \(status) (\(report.responses) responses decoded; \(ignored.count) keys sent but not read)")
                 for finding in report.findings where finding.severity != .info {
                     lines.append("    \(finding.severity.rawValue.uppercased()) \(finding.path): \(finding.message)")
                 }
+                if !ignored.isEmpty {
+                    lines.append("    ignored keys: " + ignored.map { $0.path }.joined(separator: ", "))
+                }
+                for finding in unexercised {
+                    lines.append("    never exercised \(finding.path): \(finding.message)")
+                }
+                if report.responses == 0 {
+                    lines.append("    never exercised: no response of this run was decoded with it")
+                }
+            }
+        }
+        if !acceptedGaps.isEmpty {
+            lines.append("")
+            lines.append("Accepted gaps (declared by the app):")
+            for gap in acceptedGaps {
+                lines.append("  \(gap.property) at \(gap.path)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
             }
         }
         lines.append("")
@@ -66,15 +98,28 @@ public struct ContractReport: Sendable {
         }
         if !scenarios.isEmpty {
             lines.append("")
-            lines.append("Scenarios (informational — they never change the exit code): do the reference models survive?")
-            for scenario in scenarios {
-                let statuses = scenario.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
-                let transport = scenario.transportErrors > 0 ? ", \(scenario.transportErrors) without HTTP answer" : ""
-                let verdict = scenario.survives ? "models survive" : "MODELS BREAK "
-                lines.append("  \(scenario.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(verdict)  \(scenario.violations.count) contract violations (HTTP \(statuses.isEmpty ? "-" : statuses)\(transport))")
-                for failure in scenario.modelBreaks.prefix(3) { lines.append("      breaks: \(failure)") }
-                if scenario.survives, let first = scenario.violations.first { lines.append("      first violation: \(first)") }
-            }
+            lines.append(Self.scenarioTable(scenarios))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The scenario section of `summary()`: one line per scenario — does the app survive, how
+    /// many contract violations, which statuses — and the first findings that break it.
+    public static func scenarioTable(_ scenarios: [ScenarioReport]) -> String {
+        var lines: [String] = []
+        let used = Array(Set(scenarios.flatMap(\.models))).sorted()
+        lines.append("Scenarios (informational — they never change the exit code): do these models survive? \(used.joined(separator: "; "))")
+        let width = min(40, scenarios.map(\.name.count).max() ?? 0)
+        for scenario in scenarios {
+            let statuses = scenario.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+            let transport = scenario.transportErrors > 0 ? ", \(scenario.transportErrors) without HTTP answer" : ""
+            let verdict = scenario.survives ? "models survive" : (scenario.crashes.isEmpty ? "MODELS BREAK  " : "APP CODE CRASH")
+            let name = scenario.name.count < width ? scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) : scenario.name
+            lines.append("  \(name) \(verdict)  \(scenario.violations.count) contract violations (HTTP \(statuses.isEmpty ? "-" : statuses)\(transport))")
+            let breaks = scenario.crashes + scenario.modelBreaks.filter { $0.kind != .crash && $0.kind != .hang }
+            for failure in breaks.prefix(3) { lines.append("      breaks: \(failure)") }
+            if breaks.count > 3 { lines.append("      … \(breaks.count - 3) more") }
+            if scenario.survives, let first = scenario.violations.first { lines.append("      first violation: \(first)") }
         }
         return lines.joined(separator: "\n")
     }
@@ -192,6 +237,8 @@ public struct ContractReport: Sendable {
                 ("fixturesFailed", .integer(fixtures.filter { !$0.passed }.count)),
                 ("modelErrors", .integer(models.reduce(0) { $0 + $1.errors.count })),
                 ("knownGaps", .integer(models.reduce(0) { $0 + $1.knownGaps.count })),
+                ("appCodeCalls", .integer(isolatedCalls)),
+                ("appCodeSeconds", .number(isolatedSeconds)),
                 ("durationMs", .number((duration * 1000).rounded())),
             ]))),
             ("failures", .array(allFailures.map(failure))),
@@ -200,6 +247,7 @@ public struct ContractReport: Sendable {
             ("models", .array(models.map { report in
                 .object(JSONObject([
                     ("model", .string(report.model)),
+                    ("owner", .string(report.isReference ? "reference" : "app")),
                     ("responses", .integer(report.responses)),
                     ("shape", .string(report.shape.description)),
                     ("findings", .array(report.findings.map { f in
@@ -213,6 +261,7 @@ public struct ContractReport: Sendable {
                 .object(JSONObject([
                     ("name", .string(s.name)),
                     ("informational", .bool(true)),
+                    ("models", .array(s.models.map { .string($0) })),
                     ("modelsSurvive", .bool(s.survives)),
                     ("violations", .integer(s.violations.count)),
                     ("transportErrors", .integer(s.transportErrors)),

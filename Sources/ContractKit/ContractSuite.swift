@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Polyline
 import VietMapClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -28,6 +29,12 @@ public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
         case model
         /// A `$from` parameter could not be resolved.
         case dependency
+        /// The app's code (its decoding, its polyline decoder) trapped on this answer.
+        case crash
+        /// The app's code did not return on this answer.
+        case hang
+        /// The app's polyline decoder and the strict decoder disagree on a valid polyline.
+        case polyline
     }
 
     /// Query, fixture (`fixture:NAME`) or model (`model:NAME`).
@@ -118,13 +125,16 @@ public struct ContractSuite: Sendable {
         public var acceptKnownGaps: Bool
         /// Scenario runs at once.
         public var scenarioConcurrency: Int
+        /// Seconds one call of the app's code (in its child process) may take before it counts as a hang.
+        public var appCodeTimeout: TimeInterval
 
         public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
-                    scenarioConcurrency: Int = 4) {
+                    scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10) {
             self.simulatorAPIKey = simulatorAPIKey
             self.timeout = timeout
             self.acceptKnownGaps = acceptKnownGaps
             self.scenarioConcurrency = scenarioConcurrency
+            self.appCodeTimeout = appCodeTimeout
         }
     }
 
@@ -139,7 +149,11 @@ public struct ContractSuite: Sendable {
         self.options = options
     }
 
+    /// Set by `record(into:)`: the target's provider wrapped in a recorder.
+    var recordingProvider: (any VietMapProvider)?
+
     var provider: any VietMapProvider {
+        if let recordingProvider { return recordingProvider }
         switch target {
         case .simulator(let url): return ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout)
         case .live(let key): return ContractHTTPProvider(baseURL: ContractHTTPProvider.liveBaseURL, apiKey: key, timeout: options.timeout)
@@ -148,45 +162,99 @@ public struct ContractSuite: Sendable {
     }
 
     var walker: SchemaWalker { SchemaWalker(documents: contracts.documents) }
-    var gaps: [KnownModelGap] { options.acceptKnownGaps ? contracts.corpus.knownModelGaps : [] }
 
     // MARK: - Running
 
     /// Runs the corpus (or the queries named in `only`, plus what they depend on), checks the
     /// fixtures, and reports model agreement for every model used.
-    /// - Parameter models: replaces the corpus' model for an endpoint (an app's own types).
-    public func run(only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:]) async -> ContractReport {
+    /// - Parameters:
+    ///   - models: replaces the corpus' model for an endpoint (an app's own types).
+    ///   - app: an app's models, polyline decoder and accepted gaps (its models win over `models`).
+    public func run(only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:], app: AppContract? = nil) async -> ContractReport {
         let started = Date()
         let accumulator = AgreementAccumulator()
+        let context = context(models: models, app: app)
         let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
-        let results = await execute(queries, provider: provider, models: models, accumulator: accumulator)
-        let fixtures = contracts.fixtures.map { check($0, models: models, accumulator: accumulator) }
-        let reports = modelReports(accumulator)
+        let results = await execute(queries, provider: provider, context: context, accumulator: accumulator)
+        let fixtures = contracts.fixtures.map { check($0, context: context, accumulator: accumulator) }
+        let reports = modelReports(accumulator, context: context)
+        let calls = context.statistics.snapshot
         return ContractReport(target: target.description, contracts: contracts.directory.path, results: results, fixtures: fixtures,
-                              models: reports, scenarios: [], scenarioNote: nil, duration: Date().timeIntervalSince(started))
+                              models: reports, scenarios: [], scenarioNote: nil, duration: Date().timeIntervalSince(started),
+                              appModels: context.appModelLines, acceptedGaps: app?.acceptedGaps ?? [],
+                              isolatedCalls: calls.calls, isolatedSeconds: calls.seconds)
     }
 
     /// Runs the queries of `endpoint` (and their dependencies), decoding successful answers with
-    /// `model`, and throws `ContractViolation` unless everything holds. Returns the report.
+    /// `model` — with `decode` when given (the app's own decoding), in a child process — and route
+    /// geometries with `polyline`, and throws `ContractViolation` unless everything holds
+    /// (`acceptedGaps` aside). Returns the report.
     @discardableResult
-    public func verify<Model: Decodable>(_ model: Model.Type, for endpoint: VMEndpoint) async throws -> ContractReport {
-        let names = Set(contracts.corpus.queries.filter { $0.endpoint == endpoint }.map(\.name))
-        var report = await run(only: names, models: [endpoint: ContractModel(model)])
-        report.fixtures = report.fixtures.filter { $0.endpoint == endpoint }
+    public func verify<Model: Decodable>(_ model: Model.Type, for endpoint: VMEndpoint,
+                                         decode: (@Sendable (Data) throws -> Model)? = nil,
+                                         polyline: AppPolylineDecoder? = nil,
+                                         acceptedGaps: [AcceptedGap] = []) async throws -> ContractReport {
+        var app = AppContract(polyline: polyline, acceptedGaps: acceptedGaps)
+        app.models[endpoint] = ContractModel(model, decode: decode)
+        return try await verify(app)
+    }
+
+    /// Runs the queries of every endpoint `app` has a model for (and their dependencies) with the
+    /// app's models and decoders, and throws `ContractViolation` unless everything holds
+    /// (`app.acceptedGaps` aside). Returns the report.
+    @discardableResult
+    public func verify(_ app: AppContract) async throws -> ContractReport {
+        let endpoints = Set(app.models.keys)
+        let names = Set(contracts.corpus.queries.filter { endpoints.contains($0.endpoint) }.map(\.name))
+        var report = await run(only: names, app: app)
+        report.fixtures = report.fixtures.filter { endpoints.contains($0.endpoint) }
         if !report.passed { throw ContractViolation(report: report) }
         return report
     }
 
-    func modelReports(_ accumulator: AgreementAccumulator) -> [ModelAgreementReport] {
+    func modelReports(_ accumulator: AgreementAccumulator, context: RunContext) -> [ModelAgreementReport] {
         accumulator.models.compactMap { name in
             let endpoints = accumulator.endpoints(of: name).compactMap { VMEndpoint(rawValue: $0) }
             let references = endpoints.flatMap { contracts.successReferences($0) }
-            return accumulator.report(model: name, references: Array(Set(references)).sorted(), walker: walker, gaps: gaps)
+            return accumulator.report(model: name, references: Array(Set(references)).sorted(), walker: walker, gaps: context.gaps)
+        }
+    }
+
+    /// Models, decoders and gaps of one run.
+    struct RunContext: Sendable {
+        var models: [VMEndpoint: ContractModel]
+        var polyline: AppPolylineDecoder?
+        var gaps: [GapRule]
+        var timeout: TimeInterval
+        var statistics = CallStatistics()
+
+        /// `route: MyApp.VMRouteResponse (the app's)` lines for the report.
+        var appModelLines: [String] {
+            var lines = VMEndpoint.allCases.compactMap { endpoint in
+                models[endpoint].map { "\(endpoint.contractName): \($0.name) (\($0.isReference ? "reference client's" : "the app's"))" }
+            }
+            if let polyline { lines.append("polyline: \(polyline.name) (the app's)") }
+            return lines
+        }
+    }
+
+    func context(models: [VMEndpoint: ContractModel], app: AppContract?) -> RunContext {
+        RunContext(models: models.merging(app?.models ?? [:]) { $1 }, polyline: app?.polyline,
+                   gaps: libraryGaps + (app?.gapRules ?? []), timeout: options.appCodeTimeout)
+    }
+
+    /// The corpus' known gaps, bound to the reference client's models they name.
+    var libraryGaps: [GapRule] {
+        guard options.acceptKnownGaps else { return [] }
+        return contracts.corpus.knownModelGaps.compactMap { gap in
+            guard let model = ContractModel.reference[gap.model]
+                ?? ContractModel.reference.values.first(where: { $0.name == ContractModel.canonical(gap.model) }) else { return nil }
+            return GapRule(modelIDs: [model.typeID], path: gap.path, property: nil, reason: gap.reason, declaredBy: "known gap of the reference client")
         }
     }
 
     /// Runs `queries` in order against `provider` (responses feed later `$from` parameters).
-    func execute(_ queries: [ContractQuery], provider: any VietMapProvider, models: [VMEndpoint: ContractModel],
+    func execute(_ queries: [ContractQuery], provider: any VietMapProvider, context: RunContext,
                  accumulator: AgreementAccumulator) async -> [QueryResult] {
         var results: [QueryResult] = []
         var byName: [String: QueryResult] = [:]
@@ -196,7 +264,7 @@ public struct ContractSuite: Sendable {
                 result = QueryResult(name: query.name, endpoint: query.endpoint, request: nil, status: nil, body: nil, duration: 0,
                                      failures: [], notes: [], model: nil, modelDecodes: nil, skipped: "\(only.rawValue) only")
             } else {
-                result = await execute(query, previous: byName, provider: provider, models: models, accumulator: accumulator)
+                result = await execute(query, previous: byName, provider: provider, context: context, accumulator: accumulator)
             }
             byName[query.name] = result
             results.append(result)
@@ -205,7 +273,7 @@ public struct ContractSuite: Sendable {
     }
 
     private func execute(_ query: ContractQuery, previous: [String: QueryResult], provider: any VietMapProvider,
-                         models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) async -> QueryResult {
+                         context: RunContext, accumulator: AgreementAccumulator) async -> QueryResult {
         var result = QueryResult(name: query.name, endpoint: query.endpoint, request: nil, status: nil, body: nil, duration: 0,
                                  failures: [], notes: [], model: nil, modelDecodes: nil, skipped: nil)
         func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String) {
@@ -235,6 +303,10 @@ public struct ContractSuite: Sendable {
         let response: VMRawResponse
         do {
             response = try await provider.send(request)
+        } catch VMClientError.notRecorded(_, _) {
+            result.duration = Date().timeIntervalSince(started)
+            result.skipped = "not recorded"
+            return result
         } catch {
             result.duration = Date().timeIntervalSince(started)
             fail(.transport, "", "no HTTP answer: \(Self.transportMessage(error))")
@@ -244,7 +316,7 @@ public struct ContractSuite: Sendable {
         result.status = response.status
         let checked = checkResponse(name: query.name, endpoint: query.endpoint, status: response.status, headers: response.headers,
                                     data: response.body, expect: query.expect,
-                                    requestParameters: parameters.map { ($0.name, $0.value) }, models: models, accumulator: accumulator)
+                                    requestParameters: parameters.map { ($0.name, $0.value) }, context: context, accumulator: accumulator)
         result.body = checked.body
         result.failures += checked.failures
         result.notes += checked.notes
@@ -278,7 +350,8 @@ public struct ContractSuite: Sendable {
     /// semantic checks and the model.
     func checkResponse(name: String, endpoint: VMEndpoint, status: Int, headers: [String: String]?, data: Data,
                        expect: Expectation, requestParameters: [(name: String, value: String)],
-                       models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) -> Checked {
+                       context: RunContext, accumulator: AgreementAccumulator) -> Checked {
+        let models = context.models
         var out = Checked()
         func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String) {
             out.failures.append(ContractFailure(query: name, kind: kind, pointer: pointer, reason: reason))
@@ -337,17 +410,32 @@ public struct ContractSuite: Sendable {
             model = nil
         }
         if let model, status == 200 {
-            let recording = accumulator.recorder(for: model).walk(body, data: data)
-            accumulator.add(recording, model: model.name, endpoint: endpoint.rawValue)
             out.model = model.name
+            let verdict = model.decode(data, timeout: context.timeout, statistics: context.statistics)
+            switch verdict {
+            case .crashed, .hung, .failed:
+                // The app's code did not survive this answer: no field-by-field walk (it runs the
+                // same code in-process), no polyline.
+                out.modelDecodes = false
+                let kind: ContractFailure.Kind = { if case .hung = verdict { return .hang } else { return .crash } }()
+                fail(kind, "", "\(model.decoderName) \(verdict.error ?? "") — input: the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))")
+                return out
+            case .decoded, .threw:
+                break
+            }
+            let recording = accumulator.recorder(for: model).walk(body, data: data, verdict: verdict)
+            accumulator.add(recording, model: model.name, endpoint: endpoint.rawValue)
             out.modelDecodes = recording.decodes
             if recording.decodes {
                 for issue in recording.issues { out.notes.append("\(model.name) \(issue) (JSONDecoder accepts it)") }
+                if endpoint == .route, let polyline = context.polyline {
+                    checkPolylines(body, decoder: polyline, context: context, fail: fail, note: { out.notes.append($0) })
+                }
             } else {
                 var reported = false
                 for issue in recording.issues {
-                    if let gap = gaps.first(where: { ContractModel.canonical($0.model) == model.name && ContractPointer.matches($0.path, issue.pointer) }) {
-                        out.notes.append("known gap \(model.name) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
+                    if let gap = context.gaps.first(where: { $0.covers(model: model, pointer: issue.pointer, field: issue.field) }) {
+                        out.notes.append("\(gap.declaredBy) \(model.name) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
                     } else {
                         fail(.model, issue.pointer, "\(model.name): \(issue.message)")
                     }
@@ -361,12 +449,59 @@ public struct ContractSuite: Sendable {
         return out
     }
 
+    /// Runs the app's polyline decoder (each call in a child process) on every encoded
+    /// `/paths/N/points`: a crash or hang fails; on a polyline the strict decoder reads, the points
+    /// must agree within 1e-5°.
+    func checkPolylines(_ body: JSONValue, decoder: AppPolylineDecoder, context: RunContext,
+                        fail: (ContractFailure.Kind, String, String) -> Void, note: (String) -> Void) {
+        for (index, path) in (body["paths"]?.arrayValue ?? []).enumerated() {
+            guard let encoded = path["points"]?.stringValue else { continue }
+            let pointer = "/paths/\(index)/points"
+            let input = Self.snippet(encoded)
+            let strict = try? Polyline.decode(encoded, precision: 5)
+            switch decoder.call(encoded, timeout: context.timeout, statistics: context.statistics) {
+            case .crashed(let signal, let message):
+                fail(.crash, pointer, "\(decoder.name)(\(input)) crashed (\(IsolatedCall.describe(signal: signal)))\(message.isEmpty ? "" : ": " + message)")
+            case .hung(let seconds):
+                fail(.hang, pointer, "\(decoder.name)(\(input)) did not return within \(Int(seconds)) s (twice)")
+            case .failed(let reason):
+                fail(.crash, pointer, "\(decoder.name)(\(input)): \(reason)")
+            case .points(let points):
+                guard let strict else {
+                    note("\(decoder.name)(\(input)) returns \(points.count) points for a polyline the strict decoder rejects (no crash)")
+                    continue
+                }
+                if points.count != strict.count {
+                    fail(.polyline, pointer, "\(decoder.name)(\(input)) gives \(points.count) points, the strict decoder \(strict.count)")
+                } else if let i = Self.firstDifference(points, strict) {
+                    fail(.polyline, pointer, "\(decoder.name)(\(input)) point \(i) is \(points[i].lat),\(points[i].lng); the strict decoder gives \(strict[i].lat),\(strict[i].lng) (tolerance 1e-5)")
+                }
+            }
+        }
+    }
+
+    /// The first point where the two decoders differ by more than 1e-5°.
+    static func firstDifference(_ app: [GeoPoint], _ strict: [Coordinate2D]) -> Int? {
+        for i in app.indices {
+            let latDelta: Double = abs(app[i].lat - strict[i].lat)
+            let lngDelta: Double = abs(app[i].lng - strict[i].lng)
+            if latDelta > 1e-5 || lngDelta > 1e-5 { return i }
+        }
+        return nil
+    }
+
+    /// A string as it appears in findings: quoted, escaped, cut to 60 characters.
+    static func snippet(_ text: String) -> String {
+        let cut = text.count > 60 ? String(text.prefix(60)) + "…" : text
+        return cut.debugDescription + (text.count > 60 ? " (\(text.count) characters)" : "")
+    }
+
     /// Checks one recorded fixture offline (schema, model, semantic checks).
-    func check(_ fixture: ContractFixture, models: [VMEndpoint: ContractModel], accumulator: AgreementAccumulator) -> QueryResult {
+    func check(_ fixture: ContractFixture, context: RunContext, accumulator: AgreementAccumulator) -> QueryResult {
         let expect = Expectation(status: fixture.status, schema: fixture.schema, model: fixture.model, code: nil, checks: fixture.checks)
         let data = Data(JSONSerializer.bytes(fixture.body))
         var checked = checkResponse(name: "fixture:\(fixture.name)", endpoint: fixture.endpoint, status: fixture.status, headers: nil,
-                                    data: data, expect: expect, requestParameters: fixture.parameters, models: models, accumulator: accumulator)
+                                    data: data, expect: expect, requestParameters: fixture.parameters, context: context, accumulator: accumulator)
         if let validator = contracts.validator(stem: fixture.schema), contracts.response(fixture.endpoint, status: fixture.status)?.schemaStem != fixture.schema {
             for error in validator.validate(fixture.body).prefix(25) {
                 checked.failures.append(ContractFailure(query: "fixture:\(fixture.name)", kind: .schema, pointer: error.instancePath, reason: error.message))
@@ -379,10 +514,13 @@ public struct ContractSuite: Sendable {
 
     // MARK: - Scenarios
 
-    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG`, a fresh client state per
+    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG:KEY`, a fresh client state per
     /// run) and reports which scenarios the models survive. Informational: nothing here fails a run.
-    public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:]) async -> [ScenarioReport] {
+    /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
+    public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
+                             app: AppContract? = nil) async -> [ScenarioReport] {
         guard case .simulator(let url) = target else { return [] }
+        let base = context(models: models, app: app)
         let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
         let tag = "contract-\(UInt32.random(in: 0...UInt32.max))"
         let limit = max(1, options.scenarioConcurrency)
@@ -393,10 +531,13 @@ public struct ContractSuite: Sendable {
                 let index = next, name = names[index]
                 next += 1
                 group.addTask {
-                    let provider = ContractHTTPProvider(baseURL: url, apiKey: "scenario:\(name)@\(tag)", timeout: self.options.timeout)
+                    let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout)
                     let started = Date()
-                    let results = await self.execute(queries, provider: provider, models: models, accumulator: AgreementAccumulator())
-                    return (index, ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started)))
+                    var context = base
+                    context.statistics = CallStatistics()
+                    let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
+                    return (index, ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
+                                                  models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines))
                 }
             }
             while next < min(limit, names.count) { add(&group) }
@@ -408,12 +549,19 @@ public struct ContractSuite: Sendable {
         }
     }
 
+    /// Every scenario the simulator target offers (`scenarioNames(directory: nil)`: its admin API
+    /// must be on, as in `SimulatorServer`), run with `app`'s models and decoders.
+    public func runScenarios(app: AppContract, only: Set<String>? = nil) async throws -> [ScenarioReport] {
+        let names = try await scenarioNames(directory: nil)
+        return await runScenarios(names, only: only, app: app)
+    }
+
     /// The scenarios a simulator target offers: from its admin API (`/__sim/scenarios`, with
     /// `serve --admin`), else the `*.json` files of `directory`. Throws when the target does not
     /// run scenarios at all (then every `scenario:` key would be answered normally).
     public func scenarioNames(directory: URL?) async throws -> [String] {
         guard case .simulator(let url) = target else { throw ContractError("scenarios need a simulator target") }
-        let probe = ContractHTTPProvider(baseURL: url, apiKey: "scenario:__contract-probe__", timeout: options.timeout)
+        let probe = ContractHTTPProvider(baseURL: url, apiKey: scenarioKey("__contract-probe__", tag: nil), timeout: options.timeout)
         let answer = try await probe.send(VMRequest(.autocomplete, [VMParameter("text", "a")]))
         let message = (try? JSONParser.parse(answer.body))?["message"]?.stringValue ?? ""
         guard answer.status == 401, message.contains("unknown scenario") else {
@@ -430,6 +578,13 @@ public struct ContractSuite: Sendable {
         return names
     }
 
+    /// `scenario:NAME@TAG:KEY` — the real key after the scenario, so that a simulator started with
+    /// `--api-key KEY` applies the scenario (a bare `scenario:` key is a 401 there); without
+    /// `--api-key` the suffix is only part of the client tag.
+    private func scenarioKey(_ name: String, tag: String?) -> String {
+        "scenario:\(name)" + (tag.map { "@\($0)" } ?? "") + ":\(options.simulatorAPIKey)"
+    }
+
     private func adminScenarioNames(_ url: URL) async throws -> [String] {
         var request = URLRequest(url: url.appendingPathComponent("__sim/scenarios"), timeoutInterval: options.timeout)
         request.httpMethod = "GET"
@@ -444,13 +599,45 @@ public struct ScenarioReport: Sendable {
     public var name: String
     public var results: [QueryResult]
     public var duration: TimeInterval
+    /// The models (and decoder) the answers went through: `route: MyApp.VMRouteResponse (the app's)`.
+    public var models: [String] = ["the reference client's models"]
 
-    /// 200 answers a model could not decode (what breaks an app).
-    public var modelBreaks: [ContractFailure] { results.flatMap { $0.failures.filter { $0.kind == .model } } }
+    /// Kinds that break an app: a model that cannot decode a 200, its code crashing or hanging,
+    /// its polyline decoder disagreeing with the strict one.
+    public static let breakingKinds: Set<ContractFailure.Kind> = [.model, .crash, .hang, .polyline]
+
+    /// What breaks the app: 200 answers a model could not decode, crashes and hangs of its code.
+    public var modelBreaks: [ContractFailure] { results.flatMap { $0.failures.filter { Self.breakingKinds.contains($0.kind) } } }
+    /// Crashes and hangs of the app's code.
+    public var crashes: [ContractFailure] { results.flatMap { $0.failures.filter { $0.kind == .crash || $0.kind == .hang } } }
     /// Every contract failure (schema, status, semantic, transport, …).
     public var violations: [ContractFailure] { results.flatMap(\.failures) }
     public var transportErrors: Int { results.filter { $0.failures.contains { $0.kind == .transport } }.count }
     public var survives: Bool { modelBreaks.isEmpty }
     /// HTTP statuses seen, by count.
     public var statuses: [Int: Int] { results.compactMap(\.status).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+}
+
+// MARK: - Record and replay
+
+extension ContractSuite.Target {
+    /// Answers recorded by `ContractSuite.record(into:)` (or `RecordingVietMapProvider`),
+    /// replayed offline; a query whose request was not recorded is skipped.
+    public static func recorded(_ directory: URL) throws -> ContractSuite.Target {
+        .provider(try RecordedVietMapProvider(directory: directory))
+    }
+}
+
+extension ContractSuite {
+    /// Runs the corpus (or `only`) against the target like `run`, recording every answer into
+    /// `directory` (one fixture file per request), for replay with `.recorded(directory)`.
+    /// Returns the report of the recorded run.
+    public func record(into directory: URL, only: Set<String>? = nil, app: AppContract? = nil) async throws -> ContractReport {
+        let recorder = RecordingVietMapProvider(wrapping: provider)
+        var recording = self
+        recording.recordingProvider = recorder
+        let report = await recording.run(only: only, app: app)
+        try await recorder.write(to: directory)
+        return report
+    }
 }

@@ -160,6 +160,8 @@ public struct ModelAgreementReport: Sendable {
     public var findings: [ModelFinding]
     /// Responses walked.
     public var responses: Int
+    /// One of the reference client's models (else the app's).
+    public var isReference: Bool = false
 
     public var errors: [ModelFinding] { findings.filter { $0.severity == .error } }
     public var knownGaps: [ModelFinding] { findings.filter { $0.severity == .knownGap } }
@@ -202,7 +204,7 @@ final class AgreementAccumulator: @unchecked Sendable {
     func endpoints(of model: String) -> Set<String> { lock.withLock { endpoints[model] ?? [] } }
 
     /// The report of `model`: static findings against `references` plus runtime information.
-    func report(model name: String, references: [String], walker: SchemaWalker, gaps: [KnownModelGap]) -> ModelAgreementReport? {
+    func report(model name: String, references: [String], walker: SchemaWalker, gaps: [GapRule]) -> ModelAgreementReport? {
         guard let recorder = lock.withLock({ recorders[name] }) else { return nil }
         let shape = recorder.shape
         var findings = StaticAgreement(walker: walker).compare(model: name, shape: shape, references: references)
@@ -234,14 +236,14 @@ final class AgreementAccumulator: @unchecked Sendable {
         }
         findings = findings.map { finding in
             var f = finding
-            if f.severity == .error, let gap = gaps.first(where: { ContractModel.canonical($0.model) == name && ContractPointer.matches($0.path, f.path) }) {
+            if f.severity == .error, let gap = gaps.first(where: { $0.covers(model: recorder.model, pointer: f.path, field: f.field) }) {
                 f.severity = .knownGap
-                if !gap.reason.isEmpty { f.message += " — known gap: \(gap.reason)" }
+                f.message += " — \(gap.declaredBy)\(gap.reason.isEmpty ? "" : ": " + gap.reason)"
             }
             return f
         }
         findings.sort { ($0.severity, $0.path) < ($1.severity, $1.path) }
-        return ModelAgreementReport(model: name, shape: shape, findings: findings, responses: count)
+        return ModelAgreementReport(model: name, shape: shape, findings: findings, responses: count, isReference: recorder.model.isReference)
     }
 
     private func neverObserved(shape: ModelShape, path: String, present: [String: Set<String>], model: String,

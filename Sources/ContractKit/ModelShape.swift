@@ -89,7 +89,8 @@ public enum JSONType: String, Sendable, CaseIterable, Comparable {
 
 /// Swift type names as a developer writes them: `Array<Optional<Int>>` → `[Int?]`.
 func prettyTypeName(_ raw: String) -> String {
-    var s = raw
+    // Local types: `Module.Type.(unknown context at $55d0…).Local` → `Module.Type.Local`.
+    var s = raw.replacingOccurrences(of: #"\(unknown context at \$[0-9a-fA-F]+\)\."#, with: "", options: .regularExpression)
     for prefix in ["Swift.", "Foundation.", "VietMapClient."] { s = s.replacingOccurrences(of: prefix, with: "") }
     var changed = true
     while changed {

@@ -42,11 +42,21 @@ public final class Dashboard: Sendable {
         }
     }
 
+    /// Whether `path` is one of the dashboard's: the page's files, the roads and the place lookup.
+    public static func handles(_ path: String) -> Bool {
+        isPageFile(path) || path == roadsPath || path == roadsPath + "/start" || path == placePath
+    }
+
+    /// Whether `path` is one of the page's static files (no data in them).
+    public static func isPageFile(_ path: String) -> Bool {
+        path == uiPath || path.hasPrefix(uiPath + "/")
+    }
+
     /// The answer for a dashboard path; nil for any other path.
     public func respond(to request: HTTPRequest) -> HTTPResponse? {
         let path = request.path
-        let isUI = path == Self.uiPath || path.hasPrefix(Self.uiPath + "/")
-        guard isUI || path == Self.roadsPath || path == Self.roadsPath + "/start" || path == Self.placePath else { return nil }
+        let isUI = Self.isPageFile(path)
+        guard Self.handles(path) else { return nil }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = Self.errorResponse("method \(request.method.prefix(10)) not allowed here", status: 405)
             response.headers.set("Allow", "GET, HEAD")

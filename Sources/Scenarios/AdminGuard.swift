@@ -27,7 +27,9 @@ struct AdminGuard: Sendable {
     let token: String?
     let extraHosts: [String]
 
-    func check(_ request: HTTPRequest) -> Refusal? {
+    /// - Parameter tokenRequired: false for files that hold no data (the dashboard page itself, which
+    ///   a browser loads by navigation and cannot send a token with).
+    func check(_ request: HTTPRequest, tokenRequired: Bool = true) -> Refusal? {
         let host = request.headers["Host"]
         if let host, !allowed(host: host) {
             return Refusal(status: 403, reason: "host",
@@ -42,7 +44,7 @@ struct AdminGuard: Sendable {
                                message: "cross-origin admin request from '\(origin.prefix(100))' refused")
             }
         }
-        if let token {
+        if let token, tokenRequired {
             let given = request.headers["Authorization"].flatMap { value -> String? in
                 let parts = value.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

@@ -21,8 +21,11 @@ public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HT
 public final class ScenarioEngine: @unchecked Sendable {
     /// Settings of an engine.
     public struct Configuration: Sendable {
-        /// The scenarios folder (loaded at start, by `reload()` and by the watcher).
+        /// The scenarios folder (loaded at start, by `reload()` and by the watcher); its
+        /// scenarios override built-in ones of the same name.
         public var directory: URL?
+        /// Scenario files always loaded, below the folder's (e.g. `BuiltInScenarios.files`).
+        public var builtInFiles: [URL] = []
         /// The server-wide default scenario.
         public var defaultScenario: String?
         /// Overrides every file's `seed`.
@@ -81,7 +84,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// An engine over the scenarios of `configuration.directory` (none without a directory).
     /// Problems are in `library.issues`; files that fail to load are left out.
     public convenience init(configuration: Configuration) {
-        let library = configuration.directory.map { ScenarioLibrary.load(directory: $0) } ?? ScenarioLibrary()
+        let library = ScenarioLibrary.load(builtIn: configuration.builtInFiles, directory: configuration.directory)
         self.init(library: library, configuration: configuration)
     }
 
@@ -141,7 +144,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     public func reload() -> [ScenarioIssue] {
         guard let directory = configuration.directory else { return [] }
         return reloading.withLock {
-            let next = ScenarioLibrary.load(directory: directory, previous: library)
+            let next = ScenarioLibrary.load(builtIn: configuration.builtInFiles, directory: directory, previous: library)
             snapshot.withLock { $0 = next }
             return next.issues
         }
@@ -187,6 +190,14 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// Milliseconds since the engine started (the journal's clock).
     func uptimeMilliseconds(_ nanoseconds: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double {
         Double(nanoseconds &- started) / 1e6
+    }
+
+    /// The admin API's refusal (Host, Origin, token, simple-request checks; see `AdminGuard`)
+    /// for `request`, for other `/__sim/` paths served beside the engine (the dashboard); nil
+    /// when it may pass. `tokenRequired: false` for files that hold no data.
+    public func adminRefusal(for request: HTTPRequest, tokenRequired: Bool = true) -> HTTPResponse? {
+        let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
+        return guardian.check(request, tokenRequired: tokenRequired).map(AdminAPI.refusal)
     }
 
     // MARK: Request path

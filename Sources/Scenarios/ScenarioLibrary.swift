@@ -42,6 +42,18 @@ public struct ScenarioLibrary: Sendable {
         return load(files: files, previous: previous, directory: directory)
     }
 
+    /// Built-in scenario files, overridden by name by those of `directory` (either may be absent).
+    /// `previous` keeps the last valid version of a folder file that no longer loads; built-in
+    /// files are fixed and loaded as they are.
+    public static func load(builtIn: [URL], directory: URL?, previous: ScenarioLibrary? = nil) -> ScenarioLibrary {
+        let base = load(files: builtIn)
+        guard let directory else { return ScenarioLibrary(scenarios: base.scenarios, issues: base.issues) }
+        let folder = load(directory: directory, previous: previous)
+        let overridden = Set(folder.scenarios.map(\.name))
+        return ScenarioLibrary(scenarios: folder.scenarios + base.scenarios.filter { !overridden.contains($0.name) },
+                               issues: base.issues + folder.issues, directory: directory)
+    }
+
     /// Loads the given files (duplicate names across files are an issue of the later file).
     public static func load(files: [URL], previous: ScenarioLibrary? = nil, directory: URL? = nil) -> ScenarioLibrary {
         var loaded: [String: Scenario] = [:]

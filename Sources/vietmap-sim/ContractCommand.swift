@@ -1,3 +1,4 @@
+import BuiltInScenarios
 import ContractKit
 import Dispatch
 import Foundation
@@ -53,7 +54,7 @@ enum ContractCommand {
         let suite = try ContractSuite(target: target, contracts: contracts,
                                       options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout))
         let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+            .first { FileManager.default.fileExists(atPath: $0.path) } ?? BuiltInScenarios.directory
         let wantScenarios = options.has("scenarios")
 
         let report = blocking { () async -> ContractReport in
@@ -123,7 +124,7 @@ extension Usage {
           --junit PATH       also write a JUnit XML report
           --json PATH        also write a JSON report
           --scenarios        simulator only: run the corpus again under every scenario
-                             (apikey=scenario:NAME, names from /__sim/scenarios or ./Scenarios) and show
+                             (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show
                              which ones the reference models survive — informational, never changes
                              the exit status
           --timeout S        per-request timeout in seconds (default 15)

@@ -19,6 +19,12 @@ struct ServeCapture {
     let mode: Mode
     let fallback: Bool
 
+    /// Whether an upstream or recordings answer the endpoints instead of the simulator.
+    var answersEndpoints: Bool {
+        if case .simulator = mode { return false }
+        return true
+    }
+
     init(options: CommandLineArguments, apiKeys: Set<String>, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         typealias UsageError = CommandLineArguments.UsageError
         let upstream = options.value("upstream"), replay = options.value("replay")

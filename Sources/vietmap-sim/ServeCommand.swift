@@ -1,11 +1,9 @@
-import Dataset
-import DefaultData
 import Dispatch
 import Foundation
 import HTTPServer
-import VietMapAPI
+import VietMapSimulator
 
-/// `vietmap-sim serve`: open (or build) the dataset, start the HTTP server, wait for a signal.
+/// `vietmap-sim serve`: start a `SimulatorServer` from the options, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions),
@@ -48,33 +46,20 @@ enum ServeCommand {
         }
 
         let capture = try ServeCapture(options: options, apiKeys: Set(keys))
-        let scenarios = try ServeScenarios(options: options, apiKeys: keys, host: configuration.host)
-
-        let databasePath: String
-        if let db = options.value("db") {
-            guard FileManager.default.isReadableFile(atPath: db) else {
-                throw CLIError("dataset not found or not readable: \(db)")
+        let scenarios = try ServeScenarios(options: options)
+        var simulator = SimulatorServer.Configuration(http: configuration, databasePath: options.value("db"), apiKeys: keys,
+                                                      maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
+        scenarios.apply(to: &simulator)
+        if capture.answersEndpoints {
+            simulator.endpoints = { service in
+                let (handler, note) = try capture.handler(service: service, apiKeys: Set(keys))
+                if let note { FileHandle.standardError.write(Data("vietmap-sim: \(note)\n".utf8)) }
+                return handler
             }
-            do {
-                try DatasetIntegrity.verify(path: db)
-            } catch let error as DatasetError where error.code == .damaged {
-                throw CLIError("\(db): \(error.message); re-import it (`vietmap-sim import --out \(db) INPUT…`) or delete it and serve the default dataset")
-            }
-            databasePath = db
-        } else {
-            databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles).path
         }
-
-        let service = try VietMapService(databasePath: databasePath, apiKeys: Set(keys),
-                                         maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
-        let (inner, captureNote) = try capture.handler(service: service, apiKeys: Set(keys))
-        if let captureNote { FileHandle.standardError.write(Data("vietmap-sim: \(captureNote)\n".utf8)) }
-        var handler = scenarios.handler(wrapping: inner)
-        if options.has("admin") { handler = ServeDashboard.wrap(handler, service: service, apiKey: keys.first) }
-        let server = HTTPServer(configuration: configuration, handler: handler)
-        try server.start()
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        print("vietmap-sim listening on http://\(shownHost):\(server.port)")
+        let server = try SimulatorServer.start(simulator)
+        scenarios.started(server)
+        print("vietmap-sim listening on \(server.baseURL.absoluteString)")
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
         waitForTermination()

@@ -29,8 +29,9 @@ extension Usage {
         """
 
     static let serveScenarioOptions = """
-          --scenarios DIR  scenario files (default ./Scenarios when it exists); reloaded when they
-                           change (polled every second) and on SIGHUP
+          --scenarios DIR  scenario files that add to the built-in ones (embedded in the binary) or
+                           override them by name (default ./Scenarios when it exists); reloaded
+                           when they change (polled every second) and on SIGHUP
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG],
                            the path prefix /__scenario/NAME[@TAG]/… or the header
                            X-VietMap-Sim-Scenario: NAME[@TAG]; with --api-key K the request must also

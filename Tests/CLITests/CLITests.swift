@@ -166,4 +166,52 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
+
+    /// Started in a folder without Scenarios/, serve still has the built-in scenarios (embedded
+    /// in the build) and says so on stderr; `--scenarios DIR` adds to them.
+    func testServeHasTheBuiltInScenariosFromAnyFolder() async throws {
+        let db = URL(fileURLWithPath: try TestDataset.path())
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-elsewhere-\(UUID().uuidString)")
+        let extra = folder.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"name": "mine-500", "description": "d", "rules": [{"respond": {"error": "ERROR_UNKNOWN"}}]}"#.utf8)
+            .write(to: extra.appendingPathComponent("mine-500.json"))
+        let builtIn = (try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios").path))
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.count
+
+        for (arguments, expected) in [([String](), "vietmap-sim: \(builtIn) scenarios (built-in \(builtIn))"),
+                                      (["--scenarios", "mine"], "vietmap-sim: \(builtIn + 1) scenarios (built-in \(builtIn), \(extra.path) 1)")] {
+            let process = Process()
+            process.executableURL = binary
+            process.currentDirectoryURL = folder
+            process.arguments = ["serve", "--port", "0", "--db", db.path] + arguments
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            var line = ""
+            while !line.contains("\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += String(decoding: chunk, as: UTF8.self)
+            }
+            let base = String(try XCTUnwrap(line.split(separator: "\n").first).dropFirst("vietmap-sim listening on ".count))
+            let route = "\(base)/api/route/v4?point=10.7725,106.6980&point=10.7800,106.7000&apikey=scenario:empty-route"
+            let (data, response) = try await URLSession.shared.data(from: URL(string: route)!)
+            XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+            XCTAssertTrue(String(decoding: data, as: UTF8.self).contains(#""paths":[]"#))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(stderr.split(separator: "\n").first.map(String.init), expected)
+        }
+
+        let unknown = try run(["serve", "--port", "0", "--db", db.path, "--scenario", "nope"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("nope") && unknown.stderr.contains("empty-route"), unknown.stderr)
+    }
 }

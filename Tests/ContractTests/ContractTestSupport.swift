@@ -6,10 +6,12 @@ import Scenarios
 import SimTesting
 import VietMapAPI
 import VietMapClient
+import VietMapSimulator
 import XCTest
 
-/// One simulator for the whole test target: the default dataset (built once per machine into the
-/// shared test cache), the repository's scenarios in front of it, real HTTP on an ephemeral port.
+/// One simulator for the whole test target — a `SimulatorServer` as an app's tests start it: the
+/// default dataset (built once per machine into the shared test cache), the built-in scenarios in
+/// front of it, real HTTP on an ephemeral port.
 final class ContractSimulator: @unchecked Sendable {
     // @unchecked: immutable after init.
     static let shared: Result<ContractSimulator, SetupError> = Result { try ContractSimulator() }
@@ -25,18 +27,13 @@ final class ContractSimulator: @unchecked Sendable {
     static let contractsDirectory = repositoryRoot.appendingPathComponent("Contracts")
     static let scenariosDirectory = repositoryRoot.appendingPathComponent("Scenarios")
 
-    let server: HTTPServer
+    let server: SimulatorServer
     let baseURL: URL
     let contracts: Contracts
 
     private init() throws {
-        let database = try TestDataset.path()
-        let service = try VietMapService(databasePath: database)
-        let engine = ScenarioEngine(library: ScenarioLibrary.load(directory: Self.scenariosDirectory))
-        server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4),
-                            handler: engine.wrap(respond: { service.respond(to: $0) }))
-        try server.start()
-        baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
+        server = try SimulatorServer.start(.init(datasetCacheDirectory: TestDataset.cacheDirectory))
+        baseURL = server.baseURL
         contracts = try Contracts.load(from: Self.contractsDirectory)
     }
 

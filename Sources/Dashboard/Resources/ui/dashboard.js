@@ -3,7 +3,17 @@
 // values come from any client.
 "use strict";
 (function () {
-  const ADMIN_HEADERS = { "X-VietMap-Sim-Admin": "1", "Content-Type": "application/json" };
+  // `serve --admin-token T`: open the page as /__sim/ui/#token=T; the token is kept for this tab
+  // (sessionStorage), removed from the address bar and sent as a Bearer header on admin calls.
+  const tokenMatch = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (tokenMatch) {
+    sessionStorage.setItem("vietmap-sim-admin-token", decodeURIComponent(tokenMatch[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const ADMIN_TOKEN = sessionStorage.getItem("vietmap-sim-admin-token");
+  const AUTH_HEADERS = ADMIN_TOKEN ? { "Authorization": "Bearer " + ADMIN_TOKEN } : {};
+  window.vietmapSimAdminHeaders = AUTH_HEADERS;
+  const ADMIN_HEADERS = Object.assign({ "X-VietMap-Sim-Admin": "1", "Content-Type": "application/json" }, AUTH_HEADERS);
   const MAX_ENTRIES = 5000, MAX_ROWS = 500, POLL_MS = 1000, SHORT_GAP_MS = 300, MAX_PRETTY = 300000;
 
   // ---------- helpers ----------
@@ -24,7 +34,7 @@
   }
   const $ = (id) => document.getElementById(id);
   async function getJSON(path) {
-    const response = await fetch(path, { cache: "no-store" });
+    const response = await fetch(path, { cache: "no-store", headers: AUTH_HEADERS });
     const data = await response.json().catch(() => null);
     if (!response.ok) throw new Error((data && data.error) || response.status + " " + response.statusText);
     return data;

@@ -29,7 +29,7 @@ const MapView = (function () {
     note.addTo(map);
     map.setView([10.7769, 106.7008], 15);  // HCMC District 1 until the dataset says where its roads are
     map.on("moveend", scheduleRoads);
-    fetch("../roads/start").then((r) => r.json()).then((start) => {
+    fetch("../roads/start", { headers: window.vietmapSimAdminHeaders || {} }).then((r) => r.json()).then((start) => {
       if (start.center && overlay.getLayers().length === 0) map.setView(start.center, 15);
     }).catch(() => {});
     map.on("click", (event) => { if (clickHandler) clickHandler(event.latlng); });
@@ -61,7 +61,7 @@ const MapView = (function () {
     roadsRequest = controller;
     const bbox = [west, south, east, north].map((v) => v.toFixed(5)).join(",");
     try {
-      const response = await fetch("../roads?bbox=" + bbox + "&limit=4000", { signal: controller.signal });
+      const response = await fetch("../roads?bbox=" + bbox + "&limit=4000", { signal: controller.signal, headers: window.vietmapSimAdminHeaders || {} });
       const data = await response.json();
       if (!response.ok) { setNote("roads: " + (data.error || response.status)); return; }
       roads.clearLayers();

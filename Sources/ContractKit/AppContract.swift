@@ -1,0 +1,127 @@
+import Foundation
+import VietMapClient
+
+/// An app's side of the contract: its own models (per endpoint), its polyline decoder and the
+/// gaps it accepts. Everything the app's code does runs in a forked child process per call, so
+/// a trap is reported (query, input, function) instead of ending the test run.
+///
+/// ```swift
+/// let app = AppContract(
+///     autocomplete: .model([VMSearchItem].self),
+///     place: .model(VMPlaceDetail.self),
+///     route: .model(VMRouteResponse.self),
+///     polyline: AppPolylineDecoder(named: "decodePolyline", decodePolyline) { ($0.latitude, $0.longitude) },
+///     acceptedGaps: [AcceptedGap(path: "/paths/*/points", property: "VMRoutePath.points",
+///                                reason: "the app always asks for points_encoded=true")])
+/// let report = try await ContractSuite(target: .simulator(url)).verify(app)
+/// ```
+public struct AppContract: Sendable {
+    /// The app's model per endpoint; endpoints without one are decoded with the reference models
+    /// only where other queries need their answers.
+    public var models: [VMEndpoint: ContractModel]
+    public var polyline: AppPolylineDecoder?
+    /// Findings the app accepts, for its own models only.
+    public var acceptedGaps: [AcceptedGap]
+
+    public init(autocomplete: ContractModel? = nil, place: ContractModel? = nil, route: ContractModel? = nil,
+                polyline: AppPolylineDecoder? = nil, acceptedGaps: [AcceptedGap] = []) {
+        var models: [VMEndpoint: ContractModel] = [:]
+        models[.autocomplete] = autocomplete
+        models[.place] = place
+        models[.route] = route
+        self.models = models
+        self.polyline = polyline
+        self.acceptedGaps = acceptedGaps
+    }
+
+    /// The gap rules of this app: its accepted gaps, for its models (by type identity).
+    var gapRules: [GapRule] {
+        let ids = Set(models.values.map(\.typeID))
+        return acceptedGaps.map { GapRule(modelIDs: ids, path: $0.path, property: $0.property, reason: $0.reason, declaredBy: "accepted by the app") }
+    }
+}
+
+/// A finding an app accepts: at a response location (JSON pointer pattern, `*` = any element)
+/// and a model property (`VMRoutePath.points`, as the report spells it: `Type.property`).
+/// Findings there are reported as accepted gaps instead of failures.
+public struct AcceptedGap: Sendable, Equatable {
+    public var path: String
+    public var property: String
+    public var reason: String
+
+    public init(path: String, property: String, reason: String = "") {
+        self.path = path
+        self.property = property
+        self.reason = reason
+    }
+}
+
+/// A known or accepted gap, bound to model types by identity.
+struct GapRule: Sendable {
+    var modelIDs: Set<ObjectIdentifier>
+    var path: String
+    /// `Type.property`; nil = any property at `path`.
+    var property: String?
+    var reason: String
+    /// `known gap of the reference client` / `accepted by the app`.
+    var declaredBy: String
+
+    func covers(model: ContractModel, pointer: String, field: String?) -> Bool {
+        guard modelIDs.contains(model.typeID), ContractPointer.matches(path, pointer) else { return false }
+        guard let property else { return true }
+        guard let field else { return false }
+        return field == property || field.hasPrefix(property + ":")
+    }
+}
+
+/// An app's polyline decoder, `(String) -> [Coordinate]` for any coordinate type, with how to
+/// read latitude and longitude from its coordinates:
+///
+/// ```swift
+/// AppPolylineDecoder(named: "decodePolyline", decodePolyline) { ($0.latitude, $0.longitude) }
+/// ```
+///
+/// The suite runs it (in a child process) on every encoded `points` of every route answer the
+/// app's model decodes: a crash or hang is a finding naming the query, the input and `name`;
+/// on a valid polyline its points must agree with the strict decoder's within 1e-5°.
+public struct AppPolylineDecoder: Sendable {
+    /// How findings name the function.
+    public let name: String
+    private let flat: @Sendable (String) -> [Double]
+
+    public init<Coordinate>(named name: String = "decodePolyline", _ decode: @escaping @Sendable (String) -> [Coordinate],
+                            coordinate: @escaping @Sendable (Coordinate) -> (latitude: Double, longitude: Double)) {
+        self.name = name
+        flat = { encoded in
+            decode(encoded).flatMap { point -> [Double] in
+                let (lat, lng) = coordinate(point)
+                return [lat, lng]
+            }
+        }
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case points([GeoPoint])
+        case crashed(signal: Int32, message: String)
+        case hung(seconds: Double)
+        case failed(String)
+    }
+
+    /// Runs the decoder on `encoded` in a child process.
+    func call(_ encoded: String, timeout: TimeInterval, statistics: CallStatistics?) -> Outcome {
+        let flat = self.flat
+        let outcome = IsolatedCall.run(timeout: timeout, statistics: statistics) {
+            let values = flat(encoded)
+            return values.withUnsafeBufferPointer { Data(buffer: $0) }
+        }
+        switch outcome {
+        case .returned(let data):
+            var values = [Double](repeating: 0, count: data.count / MemoryLayout<Double>.size)
+            _ = values.withUnsafeMutableBytes { data.copyBytes(to: $0) }
+            return .points(stride(from: 0, to: values.count - 1, by: 2).map { GeoPoint(lat: values[$0], lng: values[$0 + 1]) })
+        case .crashed(let signal, let message): return .crashed(signal: signal, message: message)
+        case .hung(let seconds): return .hung(seconds: seconds)
+        case .failed(let reason): return .failed(reason)
+        }
+    }
+}

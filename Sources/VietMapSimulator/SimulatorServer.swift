@@ -1,0 +1,196 @@
+import BuiltInScenarios
+import Dashboard
+import Dataset
+import DefaultData
+import Foundation
+import HTTPServer
+import Scenarios
+import VietMapAPI
+
+/// A whole vietmap-sim in this process: the dataset (the embedded default data, built once into
+/// the per-user cache, or a given file), the VietMap endpoints, the scenario engine with the
+/// built-in scenarios (plus a folder that adds or overrides by name) and the HTTP server on a
+/// loopback port — what `vietmap-sim serve` runs, and what an app's XCTest starts:
+///
+/// ```swift
+/// let simulator = try SimulatorServer.start()        // 127.0.0.1, a free port
+/// defer { simulator.stop() }                         // also stopped when released
+/// let url = simulator.baseURL                        // http://127.0.0.1:PORT
+/// ```
+///
+/// In-process rather than a child process of the built binary: nothing to build or find first,
+/// no port to parse from output, and the server goes away with the test process. The first start
+/// on a machine builds the default dataset (about half a minute); later starts reuse the cache
+/// (`$VIETMAP_SIM_CACHE`, `$XDG_CACHE_HOME/vietmap-sim` or `~/.cache/vietmap-sim`).
+public final class SimulatorServer: @unchecked Sendable {
+    // @unchecked: immutable after init except `server`, whose start/stop are thread-safe.
+
+    /// How to start a simulator. The defaults: loopback, a free port, 4 threads, the default
+    /// dataset, every API key accepted, the built-in scenarios, admin API on.
+    public struct Configuration: Sendable {
+        /// Host, port (0 = a free one), threads and the HTTP limits.
+        public var http: HTTPServerConfiguration
+        /// A dataset file (`vietmap-sim import`); nil builds/reuses the default dataset.
+        public var databasePath: String?
+        /// Where the default dataset is cached; nil = `DatasetCache.defaultDirectory()`.
+        public var datasetCacheDirectory: URL?
+        /// Accepted API keys; empty accepts any non-empty key.
+        public var apiKeys: [String]
+        public var maxRoutePoints: Int
+        public var maxSnapDistanceMeters: Double
+        /// Load the scenarios embedded in the package (`Scenarios/*.json`).
+        public var includeBuiltInScenarios: Bool
+        /// A folder whose scenarios add to (or override by name) the built-in ones.
+        public var scenariosDirectory: URL?
+        /// Poll `scenariosDirectory` every second and reload on change.
+        public var watchScenarios: Bool
+        /// The server-wide default scenario.
+        public var defaultScenario: String?
+        /// Overrides every scenario's `seed`.
+        public var seed: UInt64?
+        /// Serve the admin API (`/__sim/…`: scenario list, activation, journal) and the dashboard
+        /// (`/__sim/ui/`).
+        public var adminEnabled: Bool
+        /// When set, every admin request needs `Authorization: Bearer <token>`.
+        public var adminToken: String?
+        /// What answers the three endpoints behind the scenario engine; nil = the simulator's own
+        /// service. `serve --upstream/--replay` put a `Capture` proxy or replay here.
+        public var endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)?
+
+        public init(http: HTTPServerConfiguration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4),
+                    databasePath: String? = nil, datasetCacheDirectory: URL? = nil, apiKeys: [String] = [],
+                    maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
+                    includeBuiltInScenarios: Bool = true, scenariosDirectory: URL? = nil, watchScenarios: Bool = false,
+                    defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = true,
+                    adminToken: String? = nil, endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)? = nil) {
+            self.http = http
+            self.databasePath = databasePath
+            self.datasetCacheDirectory = datasetCacheDirectory
+            self.apiKeys = apiKeys
+            self.maxRoutePoints = maxRoutePoints
+            self.maxSnapDistanceMeters = maxSnapDistanceMeters
+            self.includeBuiltInScenarios = includeBuiltInScenarios
+            self.scenariosDirectory = scenariosDirectory
+            self.watchScenarios = watchScenarios
+            self.defaultScenario = defaultScenario
+            self.seed = seed
+            self.adminEnabled = adminEnabled
+            self.adminToken = adminToken
+            self.endpoints = endpoints
+        }
+    }
+
+    /// Why a simulator could not start.
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public let configuration: Configuration
+    /// `http://HOST:PORT` (IPv6 hosts in brackets).
+    public let baseURL: URL
+    public let port: UInt16
+    public let service: VietMapService
+    public let engine: ScenarioEngine
+    /// The dataset file served.
+    public let databasePath: String
+    /// Scenarios loaded from the built-in set and from `scenariosDirectory` (after overrides).
+    public let builtInScenarioCount: Int
+    public let directoryScenarioCount: Int
+    private let server: HTTPServer
+
+    /// Opens the dataset, loads the scenarios, starts the server; returns once it accepts connections.
+    public static func start(_ configuration: Configuration = Configuration()) throws -> SimulatorServer {
+        try SimulatorServer(configuration)
+    }
+
+    private init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        if let path = configuration.databasePath {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw StartError("dataset not found or not readable: \(path)")
+            }
+            do {
+                try DatasetIntegrity.verify(path: path)
+            } catch let error as DatasetError where error.code == .damaged {
+                throw StartError("\(path): \(error.message); re-import it (`vietmap-sim import --out \(path) INPUT…`) or delete it and serve the default dataset")
+            }
+            databasePath = path
+        } else {
+            databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
+                                                          cacheDirectory: configuration.datasetCacheDirectory).path
+        }
+        service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
+                                     maxRoutePoints: configuration.maxRoutePoints,
+                                     maxSnapDistanceMeters: configuration.maxSnapDistanceMeters)
+        var scenarios = ScenarioEngine.Configuration(directory: configuration.scenariosDirectory, defaultScenario: nil,
+                                                     seed: configuration.seed, adminEnabled: configuration.adminEnabled,
+                                                     apiKeys: Set(configuration.apiKeys), adminToken: configuration.adminToken,
+                                                     adminHosts: [configuration.http.host])
+        scenarios.builtInFiles = configuration.includeBuiltInScenarios ? BuiltInScenarios.files : []
+        engine = ScenarioEngine(configuration: scenarios)
+        let loaded = engine.library.scenarios
+        let builtInDirectory = BuiltInScenarios.directory.path + "/"
+        builtInScenarioCount = loaded.filter { ($0.file ?? "").hasPrefix(builtInDirectory) }.count
+        directoryScenarioCount = loaded.count - builtInScenarioCount
+        if let name = configuration.defaultScenario {
+            do {
+                try engine.activate(name)
+            } catch {
+                throw StartError("\(error) (loaded: \(loaded.isEmpty ? "none" : loaded.map(\.name).joined(separator: ", ")))")
+            }
+        }
+        if configuration.watchScenarios { engine.startWatching(interval: 1) }
+        let service = self.service
+        var handler = engine.wrap(handler: try configuration.endpoints?(service) ?? service.handler)
+        if configuration.adminEnabled {
+            // The page's place lookups go straight to the service: no scenario, not journaled.
+            let key = configuration.apiKeys.first ?? "dashboard"
+            let dashboard = Dashboard(roadGraph: service.roadGraph) { refid in
+                service.respond(to: HTTPRequest(method: "GET", path: "/api/place/v4",
+                                                query: QueryParameters([("apikey", key), ("refid", refid)])))
+            }
+            // The dashboard's paths pass the admin API's guard (Host, Origin, token) first; the
+            // page's own files need no token (a browser navigates to them without one).
+            let page = dashboard.wrap(handler), engine = self.engine
+            handler = { request, handle in
+                if Dashboard.handles(request.path),
+                   let refusal = engine.adminRefusal(for: request, tokenRequired: !Dashboard.isPageFile(request.path)) {
+                    handle.send(refusal)
+                } else {
+                    page(request, handle)
+                }
+            }
+        }
+        server = HTTPServer(configuration: configuration.http, handler: handler)
+        do {
+            try server.start()
+        } catch {
+            engine.stopWatching()
+            throw error
+        }
+        port = server.port
+        let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
+        baseURL = URL(string: "http://\(host):\(server.port)")!
+    }
+
+    deinit { stop() }
+
+    /// Problems of scenario files that did not load.
+    public var scenarioIssues: [ScenarioIssue] { engine.library.issues }
+
+    /// Where the scenarios came from, for start-up output:
+    /// `21 scenarios (built-in 19, /path/Scenarios 2)`.
+    public var scenarioSummary: String {
+        var parts: [String] = []
+        if configuration.includeBuiltInScenarios { parts.append("built-in \(builtInScenarioCount)") }
+        if let directory = configuration.scenariosDirectory { parts.append("\(directory.path) \(directoryScenarioCount)") }
+        return "\(builtInScenarioCount + directoryScenarioCount) scenarios (\(parts.isEmpty ? "none" : parts.joined(separator: ", ")))"
+    }
+
+    /// Stops the server and the folder watcher (idempotent; requests in flight finish first).
+    public func stop() {
+        engine.stopWatching()
+        server.stop()
+    }
+}
