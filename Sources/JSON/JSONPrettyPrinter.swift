@@ -9,6 +9,37 @@ public enum JSONPrettyPrinter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The length of `inline(value)` when it is at most `limit`, else nil — without building
+    /// it, and stopping as soon as the limit is passed (big documents stay linear).
+    private static func inlineLength(_ value: JSONValue, limit: Int) -> Int? {
+        guard limit >= 0 else { return nil }
+        switch value {
+        case .string(let text):
+            guard text.utf8.count + 2 <= limit else { return nil }
+            let length = JSONSerializer.bytes(value).count
+            return length <= limit ? length : nil
+        case .array(let items):
+            var length = 2 + max(0, items.count - 1) * 2
+            for item in items {
+                guard length <= limit, let itemLength = inlineLength(item, limit: limit - length) else { return nil }
+                length += itemLength
+            }
+            return length <= limit ? length : nil
+        case .object(let object):
+            var length = 2 + max(0, object.count - 1) * 2
+            for member in object.members {
+                guard length <= limit, let keyLength = inlineLength(.string(member.key), limit: limit - length - 2) else { return nil }
+                length += keyLength + 2
+                guard let valueLength = inlineLength(member.value, limit: limit - length) else { return nil }
+                length += valueLength
+            }
+            return length <= limit ? length : nil
+        default:
+            let length = JSONSerializer.bytes(value).count
+            return length <= limit ? length : nil
+        }
+    }
+
     /// One line, with a space after `,` and `:`.
     private static func inline(_ value: JSONValue) -> [UInt8] {
         switch value {
@@ -23,17 +54,14 @@ public enum JSONPrettyPrinter {
     }
 
     private static func write(_ value: JSONValue, indent: Int, inlineWidth: Int, into out: inout [UInt8]) {
-        let compact = inline(value)
-        let isEmptyContainer: Bool
         switch value {
-        case .array(let items): isEmptyContainer = items.isEmpty
-        case .object(let object): isEmptyContainer = object.count == 0
+        case .array, .object:
+            if inlineLength(value, limit: inlineWidth - indent) != nil {
+                out.append(contentsOf: inline(value))
+                return
+            }
         default:
-            out.append(contentsOf: compact)
-            return
-        }
-        if isEmptyContainer || compact.count + indent <= inlineWidth {
-            out.append(contentsOf: compact)
+            out.append(contentsOf: JSONSerializer.bytes(value))
             return
         }
         let inner = Array(repeating: UInt8(ascii: " "), count: indent + 2)

@@ -124,14 +124,15 @@ enum ScenariosFromCapture {
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             try Data(text.utf8).write(to: temporary)
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: destination)
-            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw CLIError("cannot write \(destination.path): \((error as NSError).localizedDescription)")
+        }
+        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on Linux).
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CLIError("cannot write \(destination.path): \(reason)")
         }
     }
 }

@@ -160,6 +160,14 @@ final class FromHARReplayTests: XCTestCase {
             XCTAssertTrue(outcome.stderr.contains(expected), "\(outcome.stderr) lacks \(expected)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.json").path), "no half-written output")
+        // An existing --out is replaced whole on success and left alone on failure.
+        try Data("previous".utf8).write(to: directory.appendingPathComponent("kept.json"))
+        XCTAssertEqual(try runCLI(["scenarios", "from-har", cases[0].0, "--out", "kept.json"], in: directory).status, 1)
+        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("kept.json"), encoding: .utf8), "previous")
+        let goodFile = try entries("[\(good)]")
+        XCTAssertEqual(try runCLI(["scenarios", "from-har", goodFile, "--out", "kept.json"], in: directory).status, 0)
+        XCTAssertNoThrow(try Scenario(json: Data(contentsOf: directory.appendingPathComponent("kept.json"))))
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("kept.json"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasSuffix(".har") }, [])
         let missing = try runCLI(["scenarios", "from-har", "nope.har"], in: directory)
         XCTAssertEqual(missing.status, 1)
