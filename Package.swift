@@ -4,7 +4,7 @@ import PackageDescription
 /// vietmap-sim: an offline simulator of VietMap's REST APIs plus a contract-test suite.
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
-///   CMicroHTTPD → HTTPServer            (HTTP transport, no VietMap knowledge)
+///   CMicroHTTPD, CGnuTLS → HTTPServer   (HTTP/HTTPS transport, local CA; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   SQLiteStore, TextFolding → Dataset  (schema, importers, dataset location/caching)
@@ -37,8 +37,9 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
 
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),

@@ -53,37 +53,63 @@ static inline void vmsim_mhd_log_callback(void *cls, const char *fmt, va_list ap
   pthread_mutex_unlock(&log->lock);
 }
 
-/*
- * MHD_start_daemon with a fixed option set.
- * bind_addr: the listening address (its port is used; `port` must match it).
- * memory_limit / timeout_seconds / thread_pool_size: 0 leaves MHD's default.
- */
+/* The settings vmsim_start_daemon passes to MHD; 0 / NULL leaves MHD's default. */
+struct vmsim_daemon_options {
+  const struct sockaddr *bind_addr;     /* the listening address (its port must equal `port`) */
+  unsigned int thread_pool_size;
+  size_t memory_limit;                  /* MHD_OPTION_CONNECTION_MEMORY_LIMIT */
+  unsigned int timeout_seconds;         /* MHD_OPTION_CONNECTION_TIMEOUT (idle) */
+  unsigned int connection_limit;        /* MHD_OPTION_CONNECTION_LIMIT */
+  unsigned int per_ip_connection_limit; /* MHD_OPTION_PER_IP_CONNECTION_LIMIT */
+  unsigned int listen_backlog;          /* MHD_OPTION_LISTEN_BACKLOG_SIZE */
+  const char *tls_key_pem;              /* with MHD_USE_TLS: MHD_OPTION_HTTPS_MEM_KEY */
+  const char *tls_cert_pem;             /* with MHD_USE_TLS: MHD_OPTION_HTTPS_MEM_CERT */
+};
+
+/* MHD_start_daemon with a fixed option set (see struct vmsim_daemon_options). */
 static inline struct MHD_Daemon *
 vmsim_start_daemon(unsigned int flags, uint16_t port,
-                   const struct sockaddr *bind_addr,
-                   unsigned int thread_pool_size,
-                   size_t memory_limit,
-                   unsigned int timeout_seconds,
+                   const struct vmsim_daemon_options *o,
                    MHD_AccessHandlerCallback access_handler, void *access_cls,
                    vmsim_uri_log_callback uri_log, void *uri_log_cls,
                    MHD_RequestCompletedCallback completed, void *completed_cls,
+                   MHD_NotifyConnectionCallback notify_connection, void *notify_connection_cls,
                    struct vmsim_mhd_log *log) {
-  struct MHD_OptionItem options[8];
+  struct MHD_OptionItem options[16];
   size_t n = 0;
-  options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)bind_addr };
+  options[n++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)o->bind_addr };
   options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, uri_log_cls };
   options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+  if (notify_connection != NULL)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify_connection, notify_connection_cls };
   if (log != NULL)
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&vmsim_mhd_log_callback, log };
-  if (thread_pool_size > 1)
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL };
-  if (memory_limit > 0)
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL };
-  if (timeout_seconds > 0)
-    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL };
+  if (o->thread_pool_size > 1)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)o->thread_pool_size, NULL };
+  if (o->memory_limit > 0)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->memory_limit, NULL };
+  if (o->timeout_seconds > 0)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)o->timeout_seconds, NULL };
+  if (o->connection_limit > 0)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)o->connection_limit, NULL };
+  if (o->per_ip_connection_limit > 0)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)o->per_ip_connection_limit, NULL };
+  if (o->listen_backlog > 0)
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)o->listen_backlog, NULL };
+  if (o->tls_key_pem != NULL && o->tls_cert_pem != NULL) {
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)o->tls_key_pem };
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)o->tls_cert_pem };
+  }
   options[n] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
   return MHD_start_daemon(flags, port, NULL, NULL, access_handler, access_cls,
                           MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* The per-TCP-connection pointer set in MHD_OPTION_NOTIFY_CONNECTION, or NULL. */
+static inline void *vmsim_connection_socket_context(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+    MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info == NULL ? NULL : info->socket_context;
 }
 
 /* The port the daemon is bound to, or 0 if MHD cannot tell. */

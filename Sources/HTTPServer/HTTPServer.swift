@@ -2,8 +2,10 @@ import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
 import Glibc
+private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 #elseif canImport(Darwin)
 import Darwin
+private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of event-loop threads calls `handler` for
@@ -60,16 +62,48 @@ public final class HTTPServer: @unchecked Sendable {
     /// closed without a response; later `send` calls on their handles are ignored.
     /// Idempotent. Must not be called from inside a handler (it joins the server threads).
     public func stop() {
-        lock.withLock {
-            guard let running else { return }
-            self.running = nil
-            // MHD_stop_daemon must never find a suspended connection: resume them all.
-            for context in running.core.beginShutdown() {
-                context.cancelForShutdown()
-            }
-            MHD_stop_daemon(running.daemon)
-            vmsim_mhd_log_destroy(running.log)
-            running.log.deallocate()
+        stop(drainTimeout: 0)
+    }
+
+    /// Stops serving gracefully: stops accepting at once (the listening socket is closed),
+    /// closes connections that are between requests, and lets requests already started —
+    /// including suspended ones waiting for a later `send` — finish, each response carrying
+    /// `Connection: close`, for up to `drainTimeout` seconds. What is still open then is
+    /// closed as by `stop()`. Returns the number of connections that had to be cut off.
+    @discardableResult
+    public func stop(drainTimeout: TimeInterval) -> Int {
+        let taken = lock.withLock { () -> Running? in
+            defer { running = nil }
+            return running
+        }
+        guard let running = taken else { return 0 }
+        var remaining = 0
+        if drainTimeout > 0 {
+            remaining = Self.drain(running, timeout: drainTimeout)
+        }
+        running.core.connectionGuard.stopSweeping()
+        // MHD_stop_daemon must never find a suspended connection: resume them all.
+        for context in running.core.beginShutdown() {
+            context.cancelForShutdown()
+        }
+        MHD_stop_daemon(running.daemon)
+        vmsim_mhd_log_destroy(running.log)
+        running.log.deallocate()
+        return remaining
+    }
+
+    /// Closes the listening socket and waits until every connection has ended or the
+    /// timeout passed; returns how many connections were still open.
+    private static func drain(_ running: Running, timeout: TimeInterval) -> Int {
+        let listener = MHD_quiesce_daemon(running.daemon)
+        if listener >= 0 { close(listener) }
+        running.core.beginDrain()
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let open = running.core.connectionGuard.closeIdleConnections()
+            if open == 0 { return 0 }
+            if Date() >= deadline { return open }
+            usleep(10_000)
         }
     }
 
@@ -77,27 +111,76 @@ public final class HTTPServer: @unchecked Sendable {
         let config = configuration
         let endpoint = "\(config.host):\(config.port)"
         guard config.threads >= 1, config.maxURLLength > 0, config.maxHeaderBytes > 0, config.maxBodyBytes >= 0,
-              config.connectionTimeout >= 0
+              config.connectionTimeout >= 0, config.maxConnections >= 1, config.maxConnectionsPerClient >= 0,
+              config.headerTimeout >= 0, config.bodyTimeout >= 0, config.listenBacklog >= 0
         else { throw HTTPServerError("invalid HTTP server configuration for \(endpoint): limits must be positive") }
         guard let address = ListeningAddress(host: config.host, port: config.port) else {
             throw HTTPServerError("invalid host \"\(config.host)\": expected an IPv4 or IPv6 address literal")
         }
+        if config.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
+            throw HTTPServerError("this libmicrohttpd was built without TLS support; --tls is not available")
+        }
 
         signal(SIGPIPE, SIG_IGN)
+        // MHD's hard limit, above the guard's soft one so that the guard sees (and can make
+        // room for) new connections; beyond it MHD closes new connections at once.
+        let hardLimit = config.maxConnections + config.maxConnections / 4 + 16 * config.threads
+        Self.raiseOpenFileLimit(to: hardLimit + 256)
 
+        // With port 0, the kernel may pick a port that is taken on the other address family
+        // of `localhost`: pick again.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let running = try startDaemon(address: address, hardLimit: hardLimit, endpoint: endpoint)
+            guard let conflict = address.takenSibling(port: running.port) else {
+                running.core.connectionGuard.startSweeping()
+                return running
+            }
+            MHD_stop_daemon(running.daemon)
+            vmsim_mhd_log_destroy(running.log)
+            running.log.deallocate()
+            if config.port != 0 || attempt >= 8 {
+                throw HTTPServerError("port \(running.port) is already in use on \(conflict), so `localhost:\(running.port)` "
+                    + "could reach another server; stop that server or choose another --port")
+            }
+        }
+    }
+
+    private func startDaemon(address: ListeningAddress, hardLimit: Int,
+                             endpoint: String) throws(HTTPServerError) -> Running {
+        let config = configuration
         let core = ServerCore(handler: handler, configuration: config)
         let log = UnsafeMutablePointer<vmsim_mhd_log>.allocate(capacity: 1)
         vmsim_mhd_log_init(log)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if config.tls != nil { flags |= MHD_USE_TLS.rawValue }
 
-        let daemon = address.withSockaddr { sockaddr in
-            vmsim_start_daemon(UInt32(flags), config.port, sockaddr, UInt32(config.threads),
-                               config.maxHeaderBytes, UInt32(clamping: config.connectionTimeout),
-                               accessHandler, Unmanaged.passUnretained(core).toOpaque(),
-                               uriLogged, Unmanaged.passUnretained(core).toOpaque(),
-                               requestCompleted, nil, log)
+        let corePointer = Unmanaged.passUnretained(core).toOpaque()
+        let keyPEM = strdup(config.tls?.keyPEM ?? "")
+        let certificatePEM = strdup(config.tls?.certificatePEM ?? "")
+        defer {
+            free(keyPEM)
+            free(certificatePEM)
+        }
+        let daemon = address.withSockaddr { sockaddr -> OpaquePointer? in
+            var options = vmsim_daemon_options()
+            options.bind_addr = sockaddr
+            options.thread_pool_size = UInt32(config.threads)
+            options.memory_limit = config.maxHeaderBytes
+            options.timeout_seconds = UInt32(clamping: config.connectionTimeout)
+            options.connection_limit = UInt32(clamping: hardLimit)
+            options.per_ip_connection_limit = UInt32(clamping: config.maxConnectionsPerClient)
+            options.listen_backlog = UInt32(clamping: config.listenBacklog)
+            if config.tls != nil {
+                options.tls_key_pem = UnsafePointer(keyPEM)
+                options.tls_cert_pem = UnsafePointer(certificatePEM)
+            }
+            return vmsim_start_daemon(UInt32(flags), config.port, &options,
+                                      accessHandler, corePointer, uriLogged, corePointer,
+                                      requestCompleted, nil, connectionNotified, corePointer, log)
         }
         guard let daemon else {
             let detail = Self.lastMessage(log)
@@ -114,6 +197,23 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError("HTTP daemon on \(endpoint) started but MHD_get_daemon_info(MHD_DAEMON_INFO_BIND_PORT) failed")
         }
         return Running(daemon: daemon, core: core, log: log, port: port)
+    }
+
+    /// Raises the soft limit on open files towards `needed` (bounded by the hard limit), so
+    /// that the connection limits, not EMFILE, decide who is refused.
+    private static func raiseOpenFileLimit(to needed: Int) {
+        var limits = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limits) == 0, limits.rlim_cur < rlim_t(needed) else { return }
+        limits.rlim_cur = min(limits.rlim_max, rlim_t(needed))
+        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limits)
+    }
+
+    /// Connection figures while running (nil when stopped): open connections, connections
+    /// closed to make room, connections closed at their head/body deadline.
+    public var connectionCounters: (open: Int, evicted: Int, timedOut: Int)? {
+        guard let core = lock.withLock({ running?.core }) else { return nil }
+        let counters = core.connectionGuard.counters
+        return (counters.open, counters.evicted, counters.timedOut)
     }
 
     private static func lastMessage(_ log: UnsafeMutablePointer<vmsim_mhd_log>) -> String {

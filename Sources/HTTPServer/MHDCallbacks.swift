@@ -12,8 +12,44 @@ func uriLogged(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let cls, let uri, let connection else { return nil }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    let context = RequestContext(core: core, connection: connection, rawTarget: uri)
+    let tracked = vmsim_connection_socket_context(connection)
+        .map { Unmanaged<TrackedConnection>.fromOpaque($0).takeUnretainedValue() }
+    let context = RequestContext(core: core, connection: connection, rawTarget: uri, tracked: tracked)
+    if let tracked { core.connectionGuard.requestStarted(tracked) }
+    hideQueryFromMHD(uri)
     return Unmanaged.passRetained(context).toOpaque()
+}
+
+/// Ends the target string right after its `?`, so that MHD parses no query arguments.
+///
+/// MHD (0.9.x) calls the URI-log callback after locating the `?` and before splitting the
+/// query into arguments, which it stores in the connection's memory pool (~50 bytes each):
+/// a few hundred `&x` would exhaust the pool, and the request would then get no answer at
+/// all. The server parses the raw query itself (`RequestContext.target`), so MHD's copy is
+/// not needed. The buffer is MHD's own read buffer, writable for the connection's lifetime.
+private func hideQueryFromMHD(_ uri: UnsafePointer<CChar>) {
+    guard let mark = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+    let afterMark = UnsafeMutablePointer(mutating: mark) + 1
+    afterMark.pointee = 0
+}
+
+/// MHD_OPTION_NOTIFY_CONNECTION: a TCP connection opened or closed. Its `TrackedConnection`
+/// lives in MHD's socket context (one retain, released on close).
+func connectionNotified(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                        _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                        _ code: MHD_ConnectionNotificationCode) {
+    guard let cls, let connection, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        let tracked = core.connectionGuard.opened(socket: vmsim_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(tracked).toOpaque()
+    default:
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let tracked = Unmanaged<TrackedConnection>.fromOpaque(raw).takeRetainedValue()
+        core.connectionGuard.closed(tracked)
+    }
 }
 
 /// MHD_OPTION_NOTIFY_COMPLETED: the request is over (answered, failed or the daemon is
@@ -25,6 +61,7 @@ func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePoint
     conCls.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
     context.complete()
+    if let tracked = context.tracked { context.core.connectionGuard.requestCompleted(tracked) }
 }
 
 /// The MHD access handler. MHD calls it (on the connection's thread):
@@ -44,11 +81,13 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 
     if !context.headersSeen {
         context.headersSeen = true
+        if let tracked = context.tracked { context.core.connectionGuard.headComplete(tracked) }
         if context.targetByteCount > limits.maxURLLength {
             context.rejection = .serverError(status: 414, message: "request URI too long")
         } else if let declared = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
                   declared > limits.maxBodyBytes {
             // Answer before the body is sent (MHD then closes the connection).
+            if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
             context.markResponding()
             return queue(.serverError(status: 413, message: "request body too large"), for: context)
         }
@@ -78,6 +117,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         return queue(response, for: context)
     }
     context.dispatched = true
+    if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
 
     if let rejection = context.rejection {
         context.markResponding()

@@ -42,6 +42,8 @@ final class RequestContext: @unchecked Sendable {
 
     let core: ServerCore
     let connection: OpaquePointer
+    /// The TCP connection's entry in the connection guard (nil if MHD did not report it).
+    let tracked: TrackedConnection?
     /// The request target as sent (`/path?query`), decoded as UTF-8 with repair.
     let target: String
     /// The target's length in bytes as sent.
@@ -60,9 +62,10 @@ final class RequestContext: @unchecked Sendable {
     private var phase = Phase.receiving
     private var pending: HTTPResponse?
 
-    init(core: ServerCore, connection: OpaquePointer, rawTarget: UnsafePointer<CChar>) {
+    init(core: ServerCore, connection: OpaquePointer, rawTarget: UnsafePointer<CChar>, tracked: TrackedConnection?) {
         self.core = core
         self.connection = connection
+        self.tracked = tracked
         let byteCount = strlen(rawTarget)
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(rawTarget).assumingMemoryBound(to: UInt8.self),
                                         count: byteCount)

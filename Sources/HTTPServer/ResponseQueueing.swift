@@ -51,6 +51,10 @@ func queue(_ response: HTTPResponse, for context: RequestContext) -> MHD_Result 
         // MHD refuses malformed fields (e.g. containing CR/LF); they are dropped.
         _ = MHD_add_response_header(mhdResponse, name, value)
     }
+    if context.core.isDraining {
+        // Shutting down: finish this request, then close instead of waiting for another.
+        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    }
     if overridesLength, let declaredLength {
         // HTTP/1.0-compatible mode: no chunked encoding, the body ends when the connection closes.
         _ = vmsim_set_response_flags(mhdResponse, [.RF_INSANITY_HEADER_CONTENT_LENGTH, .RF_HTTP_1_0_COMPATIBLE_STRICT])

@@ -1,19 +1,38 @@
 import Foundation
 
-/// What the MHD callbacks share for one running daemon: the handler, the limits, and the
-/// set of currently suspended requests (so `stop()` can resume them before MHD_stop_daemon,
-/// which must never see a suspended connection).
+/// What the MHD callbacks share for one running daemon: the handler, the limits, the
+/// connection guard, and the set of currently suspended requests (so `stop()` can resume
+/// them before MHD_stop_daemon, which must never see a suspended connection).
 final class ServerCore: @unchecked Sendable {
     let handler: HTTPHandler
     let configuration: HTTPServerConfiguration
+    let connectionGuard: ConnectionGuard
 
     private let lock = NSLock()
     private var stopping = false
+    private var draining = false
     private var suspended: [ObjectIdentifier: RequestContext] = [:]
 
     init(handler: @escaping HTTPHandler, configuration: HTTPServerConfiguration) {
         self.handler = handler
         self.configuration = configuration
+        self.connectionGuard = ConnectionGuard(maxConnections: configuration.maxConnections,
+                                               headerTimeout: configuration.headerTimeout,
+                                               bodyTimeout: configuration.bodyTimeout)
+    }
+
+    /// Whether the server is draining: responses then carry `Connection: close`.
+    var isDraining: Bool {
+        lock.withLock { draining }
+    }
+
+    func beginDrain() {
+        lock.withLock { draining = true }
+    }
+
+    /// How many requests are suspended (waiting for `send` or a dribble chunk).
+    var suspendedCount: Int {
+        lock.withLock { suspended.count }
     }
 
     /// Records a request that is about to be suspended. Returns false once shutdown has

@@ -41,7 +41,9 @@ public final class RawHTTPClient {
     private var buffer: [UInt8] = []
     private var sawEOF = false
 
-    public init(port: UInt16, receiveTimeout: TimeInterval = 5) throws {
+    /// Connects to 127.0.0.1:`port`; `sourceAddress` (another 127.x.y.z) makes the
+    /// connection come from a different client address.
+    public init(port: UInt16, receiveTimeout: TimeInterval = 5, sourceAddress: String? = nil) throws {
         #if canImport(Glibc)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -50,6 +52,21 @@ public final class RawHTTPClient {
         guard fd >= 0 else { throw Failure.system("socket", errno) }
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure.system("bind", code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

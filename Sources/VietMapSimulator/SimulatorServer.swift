@@ -171,7 +171,7 @@ public final class SimulatorServer: @unchecked Sendable {
         }
         port = server.port
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
-        baseURL = URL(string: "http://\(host):\(server.port)")!
+        baseURL = URL(string: "\(configuration.http.tls == nil ? "http" : "https")://\(host):\(server.port)")!
     }
 
     deinit { stop() }
@@ -188,9 +188,16 @@ public final class SimulatorServer: @unchecked Sendable {
         return "\(builtInScenarioCount + directoryScenarioCount) scenarios (\(parts.isEmpty ? "none" : parts.joined(separator: ", ")))"
     }
 
-    /// Stops the server and the folder watcher (idempotent; requests in flight finish first).
+    /// Stops the server and the folder watcher at once (idempotent).
     public func stop() {
+        stop(drainTimeout: 0)
+    }
+
+    /// Stops accepting, lets requests in flight (delayed ones included) finish for up to
+    /// `drainTimeout` seconds, then stops; returns how many connections had to be cut off.
+    @discardableResult
+    public func stop(drainTimeout: TimeInterval) -> Int {
         engine.stopWatching()
-        server.stop()
+        return server.stop(drainTimeout: drainTimeout)
     }
 }

@@ -6,8 +6,8 @@ import VietMapSimulator
 /// `vietmap-sim serve`: start a `SimulatorServer` from the options, wait for a signal.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions),
-                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions))
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued),
+                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -25,6 +25,7 @@ enum ServeCommand {
             }
             configuration.threads = threads
         }
+        let transport = try ServeTransportOptions(options, configuration: &configuration)
         let keys = options.all("api-key")
         if keys.contains(where: \.isEmpty) {
             throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
@@ -57,29 +58,22 @@ enum ServeCommand {
                 return handler
             }
         }
+        TerminationSignals.install()  // before the ready line: a signal right after it is not lost
         let server = try SimulatorServer.start(simulator)
         scenarios.started(server)
+        if let caPath = transport.caCertificatePath {
+            // stderr: stdout's first line stays the ready line.
+            FileHandle.standardError.write(Data("vietmap-sim: TLS certificate authority to trust on devices: \(caPath) (see docs/tls.md)\n".utf8))
+        }
         print("vietmap-sim listening on \(server.baseURL.absoluteString)")
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
-        waitForTermination()
-        server.stop()
+        TerminationSignals.waitForFirst()
+        let cutOff = server.stop(drainTimeout: transport.drainTimeout)
+        if cutOff > 0 {
+            FileHandle.standardError.write(Data("vietmap-sim: drain timeout: closed \(cutOff) connection(s) still open\n".utf8))
+        }
         scenarios.stop()
         return 0
-    }
-
-    /// Blocks until SIGINT or SIGTERM.
-    private static func waitForTermination() {
-        let done = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { done.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        done.wait()
-        sources.forEach { $0.cancel() }
     }
 }

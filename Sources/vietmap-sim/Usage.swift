@@ -17,11 +17,13 @@ enum Usage {
     static let serve = """
         USAGE: vietmap-sim serve [--host HOST] [--port PORT] [--db PATH] [--api-key KEY]… [--threads N]
                                  [--max-points N] [--max-snap-distance METRES]
+                                 [--tls [--tls-cert PEM --tls-key PEM]] [connection limits…]
 
         Starts the simulator and prints `vietmap-sim listening on http://HOST:PORT` once it answers.
         Without --db it uses the embedded default dataset (HCMC, Hanoi Hoàn Kiếm, all admin units),
         built on first use into the cache ($VIETMAP_SIM_CACHE, else $XDG_CACHE_HOME/vietmap-sim,
-        else ~/.cache/vietmap-sim). SIGINT/SIGTERM stop it cleanly.
+        else ~/.cache/vietmap-sim). SIGINT/SIGTERM stop accepting and let requests in flight finish
+        (up to --drain-timeout), then exit 0; a second signal exits at once (code 1).
 
         OPTIONS:
           --host HOST      address to bind (default 127.0.0.1)
@@ -29,13 +31,27 @@ enum Usage {
           --db PATH        dataset built by `vietmap-sim import`
           --api-key KEY    accepted API key; repeatable. Without it any non-empty key is accepted;
                            a missing or empty key is always answered with 401
-          --threads N      HTTP worker threads (default: number of CPUs)
+          --threads N      HTTP worker threads (default: number of CPUs, at least 4)
           --max-points N   most `point`s a route may have; more is MAX_POINTS_EXCEED (default 25)
           --max-snap-distance METRES
                            a route point farther than this from a usable road is an error
                            (default 1000, at most 100000)
         \(serveScenarioOptions)
         \(serveCaptureOptions)
+          --tls            serve HTTPS. Without --tls-cert/--tls-key, a local CA and a certificate for
+                           localhost, 127.0.0.1, ::1 and this machine's addresses are made in the cache
+                           (tls/ca.pem is the CA to trust; see docs/tls.md)
+          --tls-cert PEM, --tls-key PEM
+                           serve this certificate (chain) and key instead
+          --max-connections N            open connections at once (default 1000); beyond it the one
+                                         waiting longest for a request head makes room
+          --max-connections-per-client N from one address (default 256, 0 = no limit); beyond it
+                                         new connections are closed at once
+          --header-timeout S   seconds to send a complete request head (default 10; also ends idle
+                               keep-alive connections); trickled bytes do not extend it
+          --body-timeout S     seconds to send the body after the head (default 30)
+          --idle-timeout S     seconds without any traffic before a connection is closed (default 30)
+          --drain-timeout S    seconds to finish requests in flight on SIGINT/SIGTERM (default 5)
           -h, --help       show this help
         """
 

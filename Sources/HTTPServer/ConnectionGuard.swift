@@ -1,0 +1,225 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open TCP connection as `ConnectionGuard` sees it. Its mutable fields are guarded
+/// by the guard's lock.
+final class TrackedConnection: @unchecked Sendable {
+    enum Phase {
+        /// Waiting for (the rest of) a request head: a new connection, or a keep-alive one
+        /// whose previous request is over.
+        case awaitingHead
+        /// The head is in; the body (if any) is still arriving.
+        case receivingBody
+        /// The request is complete and with the handler, or its response is being sent.
+        case handling
+    }
+
+    /// The connection's socket; valid until the guard hears of its close.
+    let socket: Int32
+    var phase = Phase.awaitingHead
+    /// When the current phase's deadline started (monotonic nanoseconds).
+    var since: UInt64
+    /// Whether a request line has arrived in the current `awaitingHead` phase.
+    var requestStarted = false
+    /// The guard has shut the socket down; MHD will notice and close the connection.
+    var closing = false
+    /// MHD has closed the connection.
+    var removed = false
+
+    init(socket: Int32, now: UInt64) {
+        self.socket = socket
+        self.since = now
+    }
+}
+
+/// Protects the server from clients that hold connections without completing requests.
+///
+/// - **Soft connection limit.** When a new connection would exceed `maxConnections`, the
+///   connection that has waited longest for a request head is closed to make room (slow or
+///   idle clients lose their slot, a client that sends its request at once keeps it); if
+///   every connection is busy with a request, the new connection is closed instead.
+/// - **Deadlines that trickled bytes do not extend.** A request head must be complete within
+///   `headerTimeout` of the connection opening (or of the previous response on a keep-alive
+///   connection), the body within `bodyTimeout` of the head. A periodic sweep closes
+///   connections past their deadline.
+///
+/// Closing means `shutdown(2)` on the socket from outside MHD's threads: MHD then reads
+/// EOF and closes the connection itself. The socket stays valid because MHD reports the
+/// close (`closed`, under the same lock) before it calls `close(2)`.
+final class ConnectionGuard: @unchecked Sendable {
+    private let maxConnections: Int
+    private let headerTimeout: UInt64
+    private let bodyTimeout: UInt64
+
+    private let lock = NSLock()
+    private var connections: [ObjectIdentifier: TrackedConnection] = [:]
+    /// Connections in the order they started waiting for a request head, with the `since`
+    /// of that wait; entries whose connection moved on are skipped (and pruned) lazily.
+    private var waiting: [(connection: TrackedConnection, since: UInt64)] = []
+    private var waitingHead = 0
+    private var liveCount = 0
+    private var evictedCount = 0
+    private var timedOutCount = 0
+    private var timer: DispatchSourceTimer?
+
+    init(maxConnections: Int, headerTimeout: TimeInterval, bodyTimeout: TimeInterval) {
+        self.maxConnections = maxConnections
+        self.headerTimeout = UInt64(max(0, headerTimeout) * 1e9)
+        self.bodyTimeout = UInt64(max(0, bodyTimeout) * 1e9)
+    }
+
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    // MARK: Connection lifecycle (MHD threads)
+
+    /// A connection was accepted. Makes room by closing the connection that waited longest
+    /// for its request head when the limit is exceeded.
+    func opened(socket: Int32) -> TrackedConnection {
+        let connection = TrackedConnection(socket: socket, now: Self.now())
+        lock.withLock {
+            connections[ObjectIdentifier(connection)] = connection
+            liveCount += 1
+            if liveCount > maxConnections {
+                shutDown(longestWaiting() ?? connection)
+                evictedCount += 1
+            }
+            enqueueWaiting(connection)
+        }
+        return connection
+    }
+
+    /// The connection that has waited longest for a request head (not yet closing), in
+    /// amortized constant time. Call with `lock` held.
+    private func longestWaiting() -> TrackedConnection? {
+        while waitingHead < waiting.count {
+            let entry = waiting[waitingHead]
+            waitingHead += 1
+            if isWaiting(entry) { return entry.connection }
+        }
+        return nil
+    }
+
+    private func isWaiting(_ entry: (connection: TrackedConnection, since: UInt64)) -> Bool {
+        let connection = entry.connection
+        return !connection.closing && !connection.removed && connection.phase == .awaitingHead && connection.since == entry.since
+    }
+
+    /// Call with `lock` held, after `connection` started waiting for a head.
+    private func enqueueWaiting(_ connection: TrackedConnection) {
+        waiting.append((connection, connection.since))
+        if waiting.count > 2 * connections.count + 64 {
+            waiting = waiting[waitingHead...].filter(isWaiting)
+            waitingHead = 0
+        }
+    }
+
+    /// MHD is closing the connection (before it closes the socket).
+    func closed(_ connection: TrackedConnection) {
+        lock.withLock {
+            guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+            connection.removed = true
+            if !connection.closing { liveCount -= 1 }
+        }
+    }
+
+    /// A request line arrived.
+    func requestStarted(_ connection: TrackedConnection) {
+        lock.withLock { connection.requestStarted = true }
+    }
+
+    /// The request head is complete; the body deadline starts.
+    func headComplete(_ connection: TrackedConnection) {
+        lock.withLock {
+            connection.phase = .receivingBody
+            connection.since = Self.now()
+        }
+    }
+
+    /// The request is complete and goes to the handler (or a limit error is queued).
+    func dispatched(_ connection: TrackedConnection) {
+        lock.withLock { connection.phase = .handling }
+    }
+
+    /// The request is over; on a keep-alive connection the next head's deadline starts.
+    func requestCompleted(_ connection: TrackedConnection) {
+        lock.withLock {
+            connection.phase = .awaitingHead
+            connection.requestStarted = false
+            connection.since = Self.now()
+            if !connection.removed { enqueueWaiting(connection) }
+        }
+    }
+
+    // MARK: Sweeping and draining
+
+    /// Starts the periodic deadline check.
+    func startSweeping(every interval: TimeInterval = 0.25) {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "vmsim.http.connection-guard"))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.sweep() }
+        timer.resume()
+        lock.withLock { self.timer = timer }
+    }
+
+    func stopSweeping() {
+        let timer = lock.withLock { () -> DispatchSourceTimer? in
+            defer { self.timer = nil }
+            return self.timer
+        }
+        timer?.cancel()
+    }
+
+    /// Closes every connection past its head or body deadline.
+    func sweep(now: UInt64 = ConnectionGuard.now()) {
+        lock.withLock {
+            for connection in connections.values where !connection.closing {
+                let limit: UInt64
+                switch connection.phase {
+                case .awaitingHead: limit = headerTimeout
+                case .receivingBody: limit = bodyTimeout
+                case .handling: continue
+                }
+                if limit > 0, now &- connection.since > limit {
+                    shutDown(connection)
+                    timedOutCount += 1
+                }
+            }
+        }
+    }
+
+    /// Closes connections that are between requests (no request line yet); used while
+    /// draining. Returns how many connections are still open (including those closing).
+    @discardableResult
+    func closeIdleConnections() -> Int {
+        lock.withLock {
+            for connection in connections.values
+            where !connection.closing && connection.phase == .awaitingHead && !connection.requestStarted {
+                shutDown(connection)
+            }
+            return connections.count
+        }
+    }
+
+    /// Figures for tests and diagnostics.
+    struct Counters: Sendable, Equatable {
+        var open: Int
+        var evicted: Int
+        var timedOut: Int
+    }
+
+    var counters: Counters {
+        lock.withLock { Counters(open: connections.count, evicted: evictedCount, timedOut: timedOutCount) }
+    }
+
+    /// Call with `lock` held.
+    private func shutDown(_ connection: TrackedConnection) {
+        guard !connection.closing else { return }
+        connection.closing = true
+        liveCount -= 1
+        _ = shutdown(connection.socket, Int32(SHUT_RDWR))
+    }
+}

@@ -1,0 +1,225 @@
+import CGnuTLS
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A certificate authority kept in a directory, and the server certificate it issues for
+/// this machine, so that devices and simulators that trust the CA once can reach the
+/// server over HTTPS under any of its names.
+///
+/// Files in `directory`: `ca.pem` (the certificate to trust), `ca-key.pem`, `server.pem`
+/// (server certificate followed by the CA), `server-key.pem`. The CA is made once (valid
+/// 10 years) and kept; the server certificate (valid 397 days, within Apple's limits) is
+/// made again when the machine's addresses change or it expires within 30 days.
+/// Keys are ECDSA P-256, signatures SHA-256; key files are written with mode 0600.
+public struct LocalCertificateAuthority: Sendable {
+    /// The result of `prepare`: what to serve with, and what happened.
+    public struct Prepared: Sendable {
+        public var credentials: TLSCredentials
+        /// The CA certificate clients must trust.
+        public var caCertificatePath: String
+        /// The names in the server certificate: `DNS:…` and `IP:…` entries.
+        public var subjectAltNames: [String]
+        public var createdCA: Bool
+        public var createdServerCertificate: Bool
+    }
+
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Makes sure a CA and a server certificate covering `localhost`, 127.0.0.1, ::1,
+    /// this host's name and `addresses` exist, creating or renewing them as needed.
+    public func prepare(addresses: [String] = LocalAddresses.current()) throws(HTTPServerError) -> Prepared {
+        let caPath = file("ca.pem"), caKeyPath = file("ca-key.pem")
+        let serverPath = file("server.pem"), serverKeyPath = file("server-key.pem")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw HTTPServerError("cannot create the TLS directory \(directory.path): \(error.localizedDescription)")
+        }
+
+        var createdCA = false
+        var caCertificate = read(caPath), caKey = read(caKeyPath)
+        if caCertificate == nil || caKey == nil || Self.describe(caCertificate!) == nil {
+            let made = try Self.generate(issuer: nil, commonName: "vietmap-sim local CA (\(Self.hostName()))",
+                                         dnsNames: [], ipAddresses: [], validityDays: 3650)
+            try write(made.key, to: caKeyPath, secret: true)
+            try write(made.certificate, to: caPath, secret: false)
+            (caCertificate, caKey) = (made.certificate, made.key)
+            createdCA = true
+        }
+
+        let dnsNames = Self.uniqued(["localhost", Self.hostName(), Self.hostName().isEmpty ? "" : Self.hostName() + ".local"]
+            .filter { !$0.isEmpty && !$0.contains(".local.local") })
+        let ips = Self.uniqued(["127.0.0.1", "::1"] + addresses)
+        let wanted = Set(dnsNames.map { "DNS:" + $0 } + ips.compactMap { Self.canonicalIP($0).map { "IP:" + $0 } })
+
+        var createdServer = false
+        var serverCertificate = read(serverPath), serverKey = read(serverKeyPath)
+        let current = serverCertificate.flatMap(Self.describe)
+        let renewBy = Date().addingTimeInterval(30 * 86_400)
+        if createdCA || serverKey == nil || current == nil || Set(current!.names) != wanted || current!.expires < renewBy {
+            let made = try Self.generate(issuer: (caKey!, caCertificate!), commonName: "vietmap-sim (\(Self.hostName()))",
+                                         dnsNames: dnsNames, ipAddresses: ips, validityDays: 397)
+            let chain = made.certificate + caCertificate!
+            try write(made.key, to: serverKeyPath, secret: true)
+            try write(chain, to: serverPath, secret: false)
+            (serverCertificate, serverKey) = (chain, made.key)
+            createdServer = true
+        }
+        let names = Self.describe(serverCertificate!)?.names ?? []
+        return Prepared(credentials: TLSCredentials(keyPEM: serverKey!, certificatePEM: serverCertificate!),
+                        caCertificatePath: caPath.path, subjectAltNames: names,
+                        createdCA: createdCA, createdServerCertificate: createdServer)
+    }
+
+    /// The subjectAltName entries (`DNS:…`, `IP:…`) and expiry of the first certificate in
+    /// a PEM text, or nil when it cannot be read.
+    public static func describe(_ certificatePEM: String) -> (names: [String], expires: Date)? {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        var expires = time_t(0)
+        guard vmsim_tls_describe(certificatePEM, &buffer, buffer.count, &expires) == 0, expires > 0 else { return nil }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (text.split(separator: ",").map(String.init), Date(timeIntervalSince1970: TimeInterval(expires)))
+    }
+
+    // MARK: Generation
+
+    private static func generate(issuer: (key: String, certificate: String)?, commonName: String,
+                                 dnsNames: [String], ipAddresses: [String],
+                                 validityDays: UInt32) throws(HTTPServerError) -> (key: String, certificate: String) {
+        var ipBytes: [UInt8] = []
+        var ipLengths: [UInt32] = []
+        for address in ipAddresses {
+            var v4 = in_addr(), v6 = in6_addr()
+            if inet_pton(AF_INET, address, &v4) == 1 {
+                ipBytes += withUnsafeBytes(of: &v4) { Array($0) } + [UInt8](repeating: 0, count: 12)
+                ipLengths.append(4)
+            } else if inet_pton(AF_INET6, address, &v6) == 1 {
+                ipBytes += withUnsafeBytes(of: &v6) { Array($0) }
+                ipLengths.append(16)
+            }
+        }
+        var cNames = dnsNames.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        var keyOut: UnsafeMutablePointer<CChar>?
+        var certificateOut: UnsafeMutablePointer<CChar>?
+        var error = [CChar](repeating: 0, count: 256)
+        let rc = cNames.withUnsafeMutableBufferPointer { names -> Int32 in
+            names.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, names.count)) { namePointer in
+                vmsim_tls_generate(issuer?.key, issuer?.certificate, commonName,
+                                   dnsNames.isEmpty ? nil : namePointer, dnsNames.count,
+                                   ipBytes, ipLengths, ipLengths.count, validityDays,
+                                   &keyOut, &certificateOut, &error, error.count)
+            }
+        }
+        guard rc == 0, let keyOut, let certificateOut else {
+            let message = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw HTTPServerError("could not generate a TLS certificate (GnuTLS: \(message))")
+        }
+        defer {
+            vmsim_tls_free(keyOut)
+            vmsim_tls_free(certificateOut)
+        }
+        return (String(cString: keyOut), String(cString: certificateOut))
+    }
+
+    // MARK: Files
+
+    private func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    private func read(_ url: URL) -> String? {
+        try? String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// Writes via a temporary file and a rename, so a crash never leaves half a key.
+    private func write(_ text: String, to url: URL, secret: Bool) throws(HTTPServerError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            try FileManager.default.setAttributes([.posixPermissions: secret ? 0o600 : 0o644], ofItemAtPath: temporary.path)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw HTTPServerError("rename failed: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw HTTPServerError("cannot write \(url.path): \(error)")
+        }
+    }
+
+    // MARK: Names
+
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Only a valid DNS name can go into a certificate.
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+        return name.allSatisfy(allowed.contains) ? name.lowercased() : ""
+    }
+
+    private static func canonicalIP(_ text: String) -> String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            inet_ntop(AF_INET, &v4, &buffer, socklen_t(buffer.count))
+        } else if inet_pton(AF_INET6, text, &v6) == 1 {
+            inet_ntop(AF_INET6, &v6, &buffer, socklen_t(buffer.count))
+        } else {
+            return nil
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func uniqued(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The machine's own IP addresses, read from its interfaces (getifaddrs; nothing is
+/// contacted).
+public enum LocalAddresses {
+    /// Addresses of interfaces that are up, without loopback and IPv6 link-local ones
+    /// (which need a zone and cannot go into a certificate).
+    public static func current() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var result: [String] = []
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard let address = entry.pointee.ifa_addr, flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
+            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var raw = v4.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                let isLinkLocal = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 -> Bool in
+                    var raw = v6.pointee.sin6_addr
+                    let bytes = withUnsafeBytes(of: &raw) { Array($0) }
+                    _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+                    return bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80
+                }
+                if isLinkLocal { continue }
+            default:
+                continue
+            }
+            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !text.isEmpty, !result.contains(text) { result.append(text) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import HTTPServer
+import SimTesting
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Graceful shutdown (drain) and refusing ports that `localhost` would share with another server.
+final class ShutdownAndBindTests: XCTestCase {
+    // MARK: Drain
+
+    func testDrainLetsDelayedRequestsFinish() throws {
+        let received = Recorder<Int>()
+        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 2)) { request, response in
+            received.append(1)
+            // Answered later from another queue: the request is suspended meanwhile.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+                response.send(.json(Data(#"{"late":true}"#.utf8)))
+            }
+        }
+        try server.start()
+        let port = server.port
+        let clients = try (0..<12).map { _ in try RawHTTPClient(port: port) }
+        for client in clients { try client.get("/slow") }
+        XCTAssertTrue(received.wait(forCount: clients.count))
+        let idle = try RawHTTPClient(port: port)  // connected, no request: closed at once
+
+        let stopped = Recorder<Int>()
+        let started = Date()
+        DispatchQueue.global().async { stopped.append(server.stop(drainTimeout: 5)) }
+        for client in clients {
+            let response = try client.readResponse()
+            XCTAssertEqual(response.status, 200)
+            XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"late":true}"#)
+            XCTAssertEqual(response.header("Connection")?.lowercased(), "close")
+        }
+        XCTAssertTrue(idle.readToEnd().data.isEmpty)
+        XCTAssertTrue(stopped.wait(forCount: 1))
+        XCTAssertEqual(stopped.all, [0], "no connection had to be cut off")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+        XCTAssertThrowsError(try RawHTTPClient(port: port), "no longer accepting")
+    }
+
+    func testDrainTimeoutCutsOffWhatIsStillOpen() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 1)) { _, _ in }  // never answers
+        try server.start()
+        let client = try RawHTTPClient(port: server.port)
+        try client.get("/never")
+        usleep(100_000)
+        let started = Date()
+        XCTAssertEqual(server.stop(drainTimeout: 0.3), 1)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.3)
+        XCTAssertLessThan(elapsed, 2)
+        XCTAssertTrue(client.readToEnd().data.isEmpty)
+    }
+
+    // MARK: Bind conflicts
+
+    func testIPv6LoopbackRefusesAPortTakenOnIPv4Loopback() throws {
+        let (listener, port) = try listen(family: AF_INET)
+        defer { close(listener) }
+        for host in ["::1", "::"] {
+            let server = HTTPServer(configuration: HTTPServerConfiguration(host: host, port: port, threads: 1)) { _, response in
+                response.send(.text("mine"))
+            }
+            XCTAssertThrowsError(try server.start(), host) { error in
+                XCTAssertTrue("\(error)".contains("port \(port) is already in use on 127.0.0.1"), "\(error)")
+            }
+            XCTAssertFalse(server.isRunning)
+        }
+    }
+
+    func testIPv4LoopbackRefusesAPortTakenOnIPv6Loopback() throws {
+        let (listener, port) = try listen(family: AF_INET6)
+        defer { close(listener) }
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "localhost", port: port, threads: 1)) { _, response in
+            response.send(.text("mine"))
+        }
+        XCTAssertThrowsError(try server.start()) { error in
+            XCTAssertTrue("\(error)".contains("already in use on ::1"), "\(error)")
+        }
+    }
+
+    func testFreePortOnBothFamiliesStarts() throws {
+        let server = try startServer(HTTPServerConfiguration(host: "::1", port: 0, threads: 1)) { _, response in
+            response.send(.text("ok"))
+        }
+        XCTAssertNotEqual(server.port, 0)
+        XCTAssertTrue(server.isRunning)
+    }
+
+    /// A listening TCP socket on the loopback address of `family`, on an ephemeral port.
+    private func listen(family: Int32) throws -> (Int32, UInt16) {
+        #if canImport(Glibc)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(family, SOCK_STREAM, 0)
+        #endif
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        var one: Int32 = 1
+        if family == AF_INET6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+            XCTAssertEqual(result, 0)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            XCTAssertEqual(result, 0)
+        }
+        XCTAssertEqual(systemListen(fd, 8), 0)
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port: UInt16 = withUnsafePointer(to: &storage) { pointer in
+            family == AF_INET6
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
+        return (fd, port)
+    }
+}
+
+#if canImport(Glibc)
+private let systemListen = Glibc.listen
+#else
+private let systemListen = Darwin.listen
+#endif
