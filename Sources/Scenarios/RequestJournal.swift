@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// A bounded in-memory record of the requests the engine saw (a ring buffer: the oldest
 /// entries go when `capacity` is reached), for tests that check what an app asked for and
@@ -52,8 +53,11 @@ public final class RequestJournal: @unchecked Sendable {
     }
 
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
+    /// `headers` are the answer's headers (those in `ReplayScenario.replayedHeaders` are kept,
+    /// for `GET /__sim/journal/SEQ/scenario`), `transport` how it went out.
     func complete(sequence: Int, status: Int, latencyMilliseconds: Double, note: String?,
-                  body: Data = Data(), contentType: String? = nil) {
+                  body: Data = Data(), contentType: String? = nil,
+                  headers: [(name: String, value: String)] = [], transport: TransportBehaviour = .normal) {
         lock.withLock {
             guard let index = index(of: sequence) else { return }
             storage[index].status = status
@@ -61,6 +65,9 @@ public final class RequestJournal: @unchecked Sendable {
             if let note { storage[index].note = note }
             storage[index].responseBodyBytes = body.count
             storage[index].responseContentType = contentType.map { String($0.prefix(256)) }
+            storage[index].responseHeaders = headers.filter { ReplayScenario.isReplayed($0.name) || $0.name.lowercased() == "content-length" }.prefix(16)
+                .map { (String($0.name.prefix(64)), String($0.value.prefix(256))) }
+            storage[index].responseTransport = transport
             let kept = body.prefix(Self.bodyLimit)
             guard !kept.isEmpty, kept.count <= bodyBudget else { return }
             while bodyBytesHeld + kept.count > bodyBudget, bodyOrderStart < bodyOrder.count {
