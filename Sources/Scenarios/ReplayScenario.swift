@@ -181,8 +181,10 @@ public enum ReplayScenario {
                                      "overMs": .integer(min(max(0, dribble.overMs), maxDelayMilliseconds))]
             }
         }
-        let delay = Int(exchange.latencyMilliseconds.rounded())
-        if options.replayTiming, delay > 0 { action["delay"] = .integer(min(delay, maxDelayMilliseconds)) }
+        // Clamped before the conversion: a recorded `1e300` or NaN must not trap `Int(_:)`.
+        let latency = exchange.latencyMilliseconds
+        let delay = latency.isFinite ? Int(min(max(0, latency), Double(maxDelayMilliseconds)).rounded()) : 0
+        if options.replayTiming, delay > 0 { action["delay"] = .integer(delay) }
         return action
     }
 

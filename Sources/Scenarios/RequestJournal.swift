@@ -85,7 +85,18 @@ public final class RequestJournal: @unchecked Sendable {
             storage[index].responseBody = Data(kept)
             bodyBytesHeld += kept.count
             bodyOrder.append(sequence)
+            // Small bodies never reach the budget, so nothing above drops their sequence numbers;
+            // forget those whose entry left the ring (at most `capacity` entries hold a body).
+            if bodyOrder.count - bodyOrderStart > 2 * capacity {
+                bodyOrder = bodyOrder[bodyOrderStart...].filter { self.index(of: $0).map { storage[$0].responseBody != nil } ?? false }
+                bodyOrderStart = 0
+            }
         }
+    }
+
+    /// How many sequence numbers the body bookkeeping holds (for tests: stays within a few × `capacity`).
+    var bodyOrderCount: Int {
+        lock.withLock { bodyOrder.count }
     }
 
     /// The matching entry, if it is still in the buffer.

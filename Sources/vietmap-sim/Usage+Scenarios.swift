@@ -34,8 +34,9 @@ extension Usage {
                            when they change (polled every second) and on SIGHUP
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG],
                            the path prefix /__scenario/NAME[@TAG]/… or the header
-                           X-VietMap-Sim-Scenario: NAME[@TAG]; with --api-key K the request must also
-                           carry K (apikey=K, or apikey=scenario:NAME[@TAG]:K)
+                           X-VietMap-Sim-Scenario: NAME[@TAG]; the request must also carry a non-empty
+                           apikey (else 401), with --api-key K that is K (apikey=K, or
+                           apikey=scenario:NAME[@TAG]:K)
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
           --admin          serve the admin API and request journal under /__sim/ and the dashboard at
                            /__sim/ui/ (loopback Host only, same-origin, POSTs need

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Scenarios
+@testable import Scenarios
 import XCTest
 
 /// The request journal: what an app asked for, when, and what it got.
@@ -49,6 +49,17 @@ final class JournalTests: XCTestCase {
         XCTAssertLessThanOrEqual(kept, 2_048)
         XCTAssertEqual(crowded.query.prefix(2).map(\.name), ["apikey", "text"], "the first parameters are kept")
         XCTAssertGreaterThan(crowded.query.count, 5)
+    }
+
+    func testSmallBodiesKeepTheBodyBookkeepingBounded() throws {
+        // Bodies far below the 16 MiB budget: nothing is ever dropped for the budget, yet the
+        // bookkeeping must not grow by one number per answer.
+        let engine = builtInEngine(.init(journalCapacity: 4))
+        let server = try startServer(engine)
+        for index in 0..<60 { _ = try get(server, "/api/autocomplete/v4?apikey=scenario:zero-results&text=x\(index)") }
+        XCTAssertEqual(engine.journal.entries().count, 4)
+        XCTAssertLessThanOrEqual(engine.journal.bodyOrderCount, 2 * 4 + 1)
+        XCTAssertTrue(engine.journal.entries().allSatisfy { $0.responseBody?.isEmpty == false }, "the kept entries keep their bodies")
     }
 
     func testRingBufferKeepsTheNewestEntries() throws {
