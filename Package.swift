@@ -10,12 +10,14 @@ import PackageDescription
 ///   SQLiteStore, TextFolding → Dataset  (schema, importers, dataset location/caching)
 ///   SQLiteStore, TextFolding → Search   (autocomplete over a dataset file)
 ///   JSON                                (ordered JSON values, serializer, parser)
+///   APIKeys                             (the one `apikey` check shared by VietMapAPI, Scenarios and Capture)
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
-///   Search, JSON, HTTPServer, TextFolding → VietMapAPI  (parameters → domain → live-shaped JSON)
-///   HTTPServer, JSON, Polyline → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   Search, JSON, HTTPServer, TextFolding, APIKeys → VietMapAPI  (parameters → domain → live-shaped JSON)
+///   HTTPServer, JSON, Polyline, APIKeys → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
-///   HTTPServer, JSON, VietMapClient → Capture  (upstream forwarding, recording, replay in front of any handler)
+///   HTTPServer, JSON, VietMapClient, Scenarios, APIKeys → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
 ///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
 ///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
@@ -42,6 +44,7 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
+        .target(name: "APIKeys"),
         .target(name: "JSONSchema", dependencies: ["JSON"]),
         .target(name: "Polyline"),
         .target(name: "Routing"),
@@ -49,18 +52,19 @@ let package = Package(
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "CZlib"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding"]),
-        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset"]),
+        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "APIKeys"]),
         .target(name: "VietMapClient"),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "APIKeys"]),
+        .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
-        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient"]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "APIKeys"]),
         .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture"]),
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -78,6 +82,8 @@ let package = Package(
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),
+        .testTarget(name: "HARImportTests",
+                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "CZlib"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",

@@ -172,4 +172,42 @@ static inline int vmsim_tls_describe(const char *cert_pem, char *sans, size_t sa
   return 0;
 }
 
+/*
+ * Whether key_pem is the private key of the first certificate in cert_pem (their public-key
+ * IDs agree) and, when issuer_cert_pem is not NULL, whether that certificate's signature
+ * verifies with the issuer's key (validity dates not checked). Returns 1 when both hold, 0
+ * when not, or a negative GnuTLS code when one of them cannot be read.
+ */
+static inline int vmsim_tls_check_pair(const char *key_pem, const char *cert_pem, const char *issuer_cert_pem) {
+  gnutls_x509_privkey_t key = NULL;
+  gnutls_x509_crt_t crt = NULL, issuer = NULL;
+  unsigned char key_id[64], cert_id[64];
+  size_t key_id_size = sizeof key_id, cert_id_size = sizeof cert_id;
+  gnutls_datum_t in;
+  int rc;
+  if ((rc = gnutls_x509_privkey_init(&key)) < 0) goto done;
+  in.data = (unsigned char *)key_pem; in.size = (unsigned int)strlen(key_pem);
+  if ((rc = gnutls_x509_privkey_import(key, &in, GNUTLS_X509_FMT_PEM)) < 0) goto done;
+  if ((rc = gnutls_x509_crt_init(&crt)) < 0) goto done;
+  in.data = (unsigned char *)cert_pem; in.size = (unsigned int)strlen(cert_pem);
+  if ((rc = gnutls_x509_crt_import(crt, &in, GNUTLS_X509_FMT_PEM)) < 0) goto done;
+  if ((rc = gnutls_x509_privkey_get_key_id(key, GNUTLS_KEYID_USE_SHA256, key_id, &key_id_size)) < 0) goto done;
+  if ((rc = gnutls_x509_crt_get_key_id(crt, GNUTLS_KEYID_USE_SHA256, cert_id, &cert_id_size)) < 0) goto done;
+  rc = key_id_size == cert_id_size && memcmp(key_id, cert_id, key_id_size) == 0;
+  if (rc == 1 && issuer_cert_pem != NULL) {
+    unsigned int status = 0;
+    if ((rc = gnutls_x509_crt_init(&issuer)) < 0) goto done;
+    in.data = (unsigned char *)issuer_cert_pem; in.size = (unsigned int)strlen(issuer_cert_pem);
+    if ((rc = gnutls_x509_crt_import(issuer, &in, GNUTLS_X509_FMT_PEM)) < 0) goto done;
+    rc = gnutls_x509_crt_verify(crt, &issuer, 1, GNUTLS_VERIFY_DISABLE_TIME_CHECKS | GNUTLS_VERIFY_DISABLE_TRUSTED_TIME_CHECKS,
+                                &status);
+    rc = rc == 0 && status == 0;
+  }
+done:
+  if (issuer) gnutls_x509_crt_deinit(issuer);
+  if (crt) gnutls_x509_crt_deinit(crt);
+  if (key) gnutls_x509_privkey_deinit(key);
+  return rc;
+}
+
 #endif

@@ -1,3 +1,4 @@
+import APIKeys
 import Foundation
 import HTTPServer
 import JSON
@@ -27,12 +28,39 @@ enum CaptureEndpoint {
         VMRequest(endpoint, request.query.items.map { VMParameter($0.name, $0.value) })
     }
 
-    /// The check the simulator makes on the client's key: present and non-empty, and one of
-    /// `apiKeys` when that is not empty. Nil when the key passes, else the 401.
+    /// The check the simulator makes on the client's key (`APIKeyPolicy`). Nil when the key
+    /// passes, else the 401.
     static func unauthorized(_ request: HTTPRequest, endpoint: VMEndpoint, apiKeys: Set<String>) -> HTTPResponse? {
-        let key = request.query.items.first { $0.name == "apikey" && !$0.value.isEmpty }?.value
-        if let key, apiKeys.isEmpty || apiKeys.contains(key) { return nil }
+        if APIKeyPolicy(keys: apiKeys).isValid(APIKeyPolicy.presentedKey(request.query.all("apikey"))) { return nil }
         return error(status: 401, code: "UNAUTHORIZED", message: "apikey is missing or not valid", endpoint: endpoint)
+    }
+
+    /// The prelude every forwarded or replayed request goes through: the CORS preflight, the
+    /// refusal of unknown paths, bad queries and methods, then the key check.
+    enum Admission {
+        /// Answer with this response and stop.
+        case answered(HTTPResponse)
+        /// Go on with the endpoint.
+        case admitted(VMEndpoint)
+    }
+
+    static func admit(_ request: HTTPRequest, apiKeys: Set<String>) -> Admission {
+        if request.method == "OPTIONS", endpoint(of: request.path) != nil { return .answered(preflight()) }
+        let (found, refused) = refusal(request)
+        if let refused { return .answered(refused) }
+        guard let found else { return .answered(error(status: 404, code: "NOT_FOUND", message: "no such endpoint", endpoint: nil)) }
+        if let denial = unauthorized(request, endpoint: found, apiKeys: apiKeys) { return .answered(denial) }
+        return .admitted(found)
+    }
+
+    /// The answer to a CORS preflight on an endpoint.
+    static func preflight() -> HTTPResponse {
+        var response = HTTPResponse(status: 204)
+        response.headers.set("Access-Control-Allow-Origin", "*")
+        response.headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+        response.headers.set("Access-Control-Allow-Headers", "*")
+        response.headers.set("Access-Control-Max-Age", "86400")
+        return response
     }
 
     /// A refusal of anything but GET/HEAD/OPTIONS on an endpoint, or of an unknown path.

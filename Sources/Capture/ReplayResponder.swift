@@ -5,7 +5,8 @@ import VietMapClient
 
 /// `serve --replay DIR`: answers the three endpoints from recordings (`VMRecording` files, as
 /// `serve --record` or `RecordingVietMapProvider` write them), with the recorded status, headers
-/// and body — and, with `timing`, after the recorded latency.
+/// and body — and, with `timing`, after the recorded latency (clamped on load to 0…600 s; a
+/// latency that is not a finite number counts as 0).
 ///
 /// Requests match as in `RecordedVietMapProvider` (endpoint, parameters in any order except
 /// `point`s, key class). A request recorded several times gets the answers in the recorded order,
@@ -23,7 +24,11 @@ public final class ReplayResponder: @unchecked Sendable {
 
     public init(recordings: RecordedVietMapProvider, timing: Bool = false, apiKeys: Set<String> = [],
                 fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
-        self.recordings = recordings
+        self.recordings = RecordedVietMapProvider(recordings: recordings.recordings.map { recording in
+            var clamped = recording
+            clamped.latencyMilliseconds = recording.latencyMilliseconds.map(Self.replayedLatency)
+            return clamped
+        })
         self.timing = timing
         self.apiKeys = apiKeys
         self.fallback = fallback
@@ -35,16 +40,26 @@ public final class ReplayResponder: @unchecked Sendable {
         self.init(recordings: try RecordedVietMapProvider(directory: directory), timing: timing, apiKeys: apiKeys, fallback: fallback)
     }
 
+    /// The longest recorded latency replayed (ms): 600 s, as for scenarios built from captures.
+    public static let maxLatencyMilliseconds = 600_000.0
+
+    /// A recorded latency as replayed: negative, NaN or infinite → 0, at most `maxLatencyMilliseconds`
+    /// (a hand-edited `"latencyMs": 1e300` would otherwise trap or suspend the answer forever).
+    static func replayedLatency(_ milliseconds: Double) -> Double {
+        guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
+        return min(milliseconds, maxLatencyMilliseconds)
+    }
+
     public var handler: HTTPHandler {
         { request, handle in self.handle(request, reply: { handle.send($0) }) }
     }
 
     func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        if request.method == "OPTIONS", CaptureEndpoint.endpoint(of: request.path) != nil { return reply(UpstreamProxy.preflight()) }
-        let (found, refusal) = CaptureEndpoint.refusal(request)
-        if let refusal { return reply(refusal) }
-        guard let endpoint = found else { return }
-        if let denial = CaptureEndpoint.unauthorized(request, endpoint: endpoint, apiKeys: apiKeys) { return reply(denial) }
+        let endpoint: VMEndpoint
+        switch CaptureEndpoint.admit(request, apiKeys: apiKeys) {
+        case .answered(let response): return reply(response)
+        case .admitted(let admitted): endpoint = admitted
+        }
 
         let vmRequest = CaptureEndpoint.vmRequest(request, endpoint: endpoint)
         let matches = recordings.matchingRecordings(for: vmRequest)

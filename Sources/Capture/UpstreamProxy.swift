@@ -63,11 +63,11 @@ public final class UpstreamProxy: Sendable {
     }
 
     func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        if request.method == "OPTIONS", CaptureEndpoint.endpoint(of: request.path) != nil { return reply(Self.preflight()) }
-        let (found, refusal) = CaptureEndpoint.refusal(request)
-        if let refusal { return reply(refusal) }
-        guard let endpoint = found else { return }
-        if let denial = CaptureEndpoint.unauthorized(request, endpoint: endpoint, apiKeys: configuration.apiKeys) { return reply(denial) }
+        let endpoint: VMEndpoint
+        switch CaptureEndpoint.admit(request, apiKeys: configuration.apiKeys) {
+        case .answered(let response): return reply(response)
+        case .admitted(let admitted): endpoint = admitted
+        }
 
         // The client's key stays here; the provider adds the upstream key.
         let forwarded = VMRequest(endpoint, request.query.items.filter { $0.name.lowercased() != "apikey" }.map { VMParameter($0.name, $0.value) })
@@ -135,14 +135,5 @@ public final class UpstreamProxy: Sendable {
 
     static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
-    static func preflight() -> HTTPResponse {
-        var response = HTTPResponse(status: 204)
-        response.headers.set("Access-Control-Allow-Origin", "*")
-        response.headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-        response.headers.set("Access-Control-Allow-Headers", "*")
-        response.headers.set("Access-Control-Max-Age", "86400")
-        return response
     }
 }

@@ -19,9 +19,20 @@ import Darwin
 ///
 /// Cost: one fork + pipe round trip per call, about a millisecond for a test process holding an
 /// in-process simulator (measured figure in `Contracts/README.md`); the run reports its total.
-/// Caveat of `fork()` in a multi-threaded process: a lock held by another thread at the moment of
-/// the fork stays held in the child. A call that hangs is therefore retried once in a new child
-/// before it is reported as a hang.
+///
+/// Concurrent calls (`runScenarios` runs several scenarios at once): pipe creation, the fork and the
+/// parent's close of the child's pipe ends happen under one process-wide lock, so no child is
+/// forked while another call's write end is still open in the parent; otherwise that child would
+/// hold the other call's pipe open and the other call would wait for it (a false hang). The child
+/// then closes every descriptor but 0, 1, its stderr pipe (2) and its result pipe (3) before it
+/// runs the closure — the in-process server's listening and client sockets, other calls' read
+/// ends — with `close_range(2)` (looked up at run time) or a loop up to `RLIMIT_NOFILE`.
+/// All four pipe ends are also `FD_CLOEXEC`, for other code of the process that forks and execs.
+///
+/// Remaining caveat of `fork()` in a multi-threaded process: a lock held by another thread at the
+/// moment of the fork (malloc's, the Swift runtime's, Foundation's) stays held in the child, and
+/// the closure — ordinary Swift code, not async-signal-safe — may wait for it forever. A call
+/// that hangs is therefore retried once in a new child before it is reported as a hang.
 enum IsolatedCall {
     /// How a call ended.
     enum Outcome: Sendable, Equatable {
@@ -46,17 +57,30 @@ enum IsolatedCall {
         let started = DispatchTime.now().uptimeNanoseconds
         defer { statistics?.add(nanoseconds: DispatchTime.now().uptimeNanoseconds - started) }
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        guard pipe(&output) == 0 else { return .failed("pipe: \(String(cString: strerror(errno)))") }
-        guard pipe(&errors) == 0 else {
-            close(output[0]); close(output[1])
+        let closeRange = Self.closeRange, descriptorLimit = Self.descriptorLimit  // resolved before any fork
+        forkLock.lock()
+        guard pipe(&output) == 0 else {
+            forkLock.unlock()
             return .failed("pipe: \(String(cString: strerror(errno)))")
         }
+        guard pipe(&errors) == 0 else {
+            close(output[0]); close(output[1])
+            forkLock.unlock()
+            return .failed("pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         fflush(nil)  // buffered output must not be written twice
         let pid = fork()
         if pid == 0 {
-            close(output[0])
-            close(errors[0])
-            dup2(errors[1], 2)
+            // Only async-signal-safe calls until `body`: the pipe ends to 2 (stderr) and 3 (the
+            // result), moved out of the way first in case they are low numbers; then all else closed.
+            let result = output[1] > 3 ? output[1] : fcntl(output[1], F_DUPFD, 4)
+            let stderrPipe = errors[1] > 3 ? errors[1] : fcntl(errors[1], F_DUPFD, 4)
+            guard result >= 0, stderrPipe >= 0, dup2(stderrPipe, 2) == 2, dup2(result, 3) == 3 else { _exit(4) }
+            if closeRange?(4, UInt32.max, 0) != 0 {
+                var fd: Int32 = 4
+                while fd < descriptorLimit { close(fd); fd += 1 }
+            }
             var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
             setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
             for sig in [SIGTRAP, SIGILL, SIGSEGV, SIGBUS, SIGABRT, SIGFPE] {
@@ -66,7 +90,7 @@ enum IsolatedCall {
             data.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    let written = write(output[1], buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = write(3, buffer.baseAddress! + offset, buffer.count - offset)
                     if written <= 0 { _exit(3) }
                     offset += written
                 }
@@ -75,6 +99,7 @@ enum IsolatedCall {
         }
         close(output[1])
         close(errors[1])
+        forkLock.unlock()
         defer { close(output[0]); close(errors[0]) }
         guard pid > 0 else { return .failed("fork: \(String(cString: strerror(errno)))") }
 
@@ -111,6 +136,28 @@ enum IsolatedCall {
         if code == 0 { return .returned(result) }
         if code > 128 && code < 128 + 65 { return .crashed(signal: code - 128, message: message) }
         return .failed("the child exited with code \(code)\(message.isEmpty ? "" : ": " + message)")
+    }
+
+    /// Held from `pipe` to the parent's close of the child's ends (see the type's comment).
+    private static let forkLock = NSLock()
+
+    private typealias CloseRange = @convention(c) (UInt32, UInt32, Int32) -> Int32
+    /// glibc's `close_range` (2.34+; Linux 5.9+), which Swift's Glibc module does not export;
+    /// nil where it is missing (the child then closes descriptors one by one).
+    private static let closeRange: CloseRange? = {
+        #if os(Linux)
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "close_range") else { return nil }
+        return unsafeBitCast(symbol, to: CloseRange.self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// Upper bound of the fallback close loop: the soft `RLIMIT_NOFILE`, at most 65 536.
+    private static var descriptorLimit: Int32 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 65_536 }
+        return Int32(min(limit.rlim_cur, 65_536))
     }
 
     /// `SIGILL (illegal instruction)`.

@@ -89,15 +89,7 @@ public struct DatasetBuilder: Sendable {
             case .poiCSV: records[index] = try places.loadPOIs(url)
             case .streetCSV: records[index] = try places.loadStreets(url)
             case .addressCSV: records[index] = try places.loadAddresses(url)
-            case .osmXML:
-                let read = try OSMPOIReader.readPOIs(url, areas: true)
-                osmNodes.append((index, url, read.pois))
-                streetAliases.merge(read.streetAliases) { $0 + $1 }
-                osmStreets += read.streetWays
-                osmAddresses += read.addresses
-                let roadWays = try roads.read(url)
-                report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
-            case .osmPBF:
+            case .osmXML, .osmPBF:
                 let read = try OSMPOIReader.readPOIs(url, areas: true)
                 osmNodes.append((index, url, read.pois))
                 streetAliases.merge(read.streetAliases) { $0 + $1 }

@@ -30,8 +30,11 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The small JSON error body the server layer itself uses (413, 414):
-    /// `{"code":"INVALID_REQUEST","message":"…"}`. `message` must not need JSON escaping.
-    static func serverError(status: Int, message: String) -> HTTPResponse {
-        json(Data(#"{"code":"INVALID_REQUEST","message":"\#(message)"}"#.utf8), status: status)
+    /// `{"code":"INVALID_REQUEST","message":"…"}`, plus `extraHeaders`
+    /// (`HTTPServerConfiguration.errorResponseHeaders`). `message` must not need JSON escaping.
+    static func serverError(status: Int, message: String, extraHeaders: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var response = json(Data(#"{"code":"INVALID_REQUEST","message":"\#(message)"}"#.utf8), status: status)
+        for field in extraHeaders.fields { response.headers.set(field.name, field.value) }
+        return response
     }
 }

@@ -46,12 +46,16 @@ public struct HTTPServerConfiguration: Sendable {
     public var listenBacklog: Int
     /// Serve HTTPS with this key and certificate chain instead of plain HTTP.
     public var tls: TLSCredentials?
+    /// Extra headers on the answers the server makes itself (413, 414), e.g. the CORS header
+    /// the application sets on its own answers. libmicrohttpd's own answers (a request head
+    /// larger than `maxHeaderBytes`) do not get them.
+    public var errorResponseHeaders: HTTPHeaders
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = max(4, ProcessInfo.processInfo.activeProcessorCount),
                 maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
                 connectionTimeout: Int = 30, maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256,
                 headerTimeout: TimeInterval = 10, bodyTimeout: TimeInterval = 30, listenBacklog: Int = 0,
-                tls: TLSCredentials? = nil) {
+                tls: TLSCredentials? = nil, errorResponseHeaders: HTTPHeaders = HTTPHeaders()) {
         self.host = host
         self.port = port
         self.threads = threads
@@ -65,6 +69,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.bodyTimeout = bodyTimeout
         self.listenBacklog = listenBacklog
         self.tls = tls
+        self.errorResponseHeaders = errorResponseHeaders
     }
 }
 

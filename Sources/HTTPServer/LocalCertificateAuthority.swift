@@ -14,7 +14,14 @@ import Darwin
 /// (server certificate followed by the CA), `server-key.pem`. The CA is made once (valid
 /// 10 years) and kept; the server certificate (valid 397 days, within Apple's limits) is
 /// made again when the machine's addresses change or it expires within 30 days.
-/// Keys are ECDSA P-256, signatures SHA-256; key files are written with mode 0600.
+/// Keys are ECDSA P-256, signatures SHA-256.
+///
+/// The directory is kept at mode 0700 and key files are created 0600 (`O_EXCL|O_NOFOLLOW`
+/// temporary files renamed into place, never readable by others). A key and its certificate
+/// are two renames, so `prepare` checks that each key belongs to its certificate (and the
+/// server certificate to the CA) and makes both again when not — after an interrupted run, for
+/// example. Generation runs under an exclusive `flock` on `.lock` in the directory, so parallel
+/// `serve --tls` processes end with one consistent set.
 public struct LocalCertificateAuthority: Sendable {
     /// The result of `prepare`: what to serve with, and what happened.
     public struct Prepared: Sendable {
@@ -39,18 +46,24 @@ public struct LocalCertificateAuthority: Sendable {
         let caPath = file("ca.pem"), caKeyPath = file("ca-key.pem")
         let serverPath = file("server.pem"), serverKeyPath = file("server-key.pem")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw HTTPServerError("cannot create the TLS directory \(directory.path): \(error.localizedDescription)")
         }
+        guard chmod(directory.path, 0o700) == 0 else {
+            throw HTTPServerError("cannot restrict the TLS directory \(directory.path) to its owner: \(String(cString: strerror(errno)))")
+        }
+        let lock = try lockDirectory()
+        defer { close(lock) }  // releases the flock
 
         var createdCA = false
         var caCertificate = read(caPath), caKey = read(caKeyPath)
-        if caCertificate == nil || caKey == nil || Self.describe(caCertificate!) == nil {
+        if caCertificate == nil || caKey == nil || Self.describe(caCertificate!) == nil
+            || !Self.isPair(keyPEM: caKey!, certificatePEM: caCertificate!) {
             let made = try Self.generate(issuer: nil, commonName: "vietmap-sim local CA (\(Self.hostName()))",
                                          dnsNames: [], ipAddresses: [], validityDays: 3650)
-            try write(made.key, to: caKeyPath, secret: true)
-            try write(made.certificate, to: caPath, secret: false)
+            try writeFiles([(made.key, caKeyPath, true), (made.certificate, caPath, false)])
             (caCertificate, caKey) = (made.certificate, made.key)
             createdCA = true
         }
@@ -64,12 +77,12 @@ public struct LocalCertificateAuthority: Sendable {
         var serverCertificate = read(serverPath), serverKey = read(serverKeyPath)
         let current = serverCertificate.flatMap(Self.describe)
         let renewBy = Date().addingTimeInterval(30 * 86_400)
-        if createdCA || serverKey == nil || current == nil || Set(current!.names) != wanted || current!.expires < renewBy {
+        if createdCA || serverKey == nil || current == nil || Set(current!.names) != wanted || current!.expires < renewBy
+            || !Self.isPair(keyPEM: serverKey!, certificatePEM: serverCertificate!, issuerPEM: caCertificate!) {
             let made = try Self.generate(issuer: (caKey!, caCertificate!), commonName: "vietmap-sim (\(Self.hostName()))",
                                          dnsNames: dnsNames, ipAddresses: ips, validityDays: 397)
             let chain = made.certificate + caCertificate!
-            try write(made.key, to: serverKeyPath, secret: true)
-            try write(chain, to: serverPath, secret: false)
+            try writeFiles([(made.key, serverKeyPath, true), (chain, serverPath, false)])
             (serverCertificate, serverKey) = (chain, made.key)
             createdServer = true
         }
@@ -87,6 +100,13 @@ public struct LocalCertificateAuthority: Sendable {
         guard vmsim_tls_describe(certificatePEM, &buffer, buffer.count, &expires) == 0, expires > 0 else { return nil }
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (text.split(separator: ",").map(String.init), Date(timeIntervalSince1970: TimeInterval(expires)))
+    }
+
+    /// Whether `keyPEM` is the private key of the (first) certificate in `certificatePEM` and,
+    /// with `issuerPEM`, whether that certificate is signed by the issuer's key. False when
+    /// either cannot be read.
+    public static func isPair(keyPEM: String, certificatePEM: String, issuerPEM: String? = nil) -> Bool {
+        vmsim_tls_check_pair(keyPEM, certificatePEM, issuerPEM) == 1
     }
 
     // MARK: Generation
@@ -138,19 +158,54 @@ public struct LocalCertificateAuthority: Sendable {
         try? String(contentsOf: url, encoding: .utf8)
     }
 
-    /// Writes via a temporary file and a rename, so a crash never leaves half a key.
-    private func write(_ text: String, to url: URL, secret: Bool) throws(HTTPServerError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        do {
-            try Data(text.utf8).write(to: temporary)
-            try FileManager.default.setAttributes([.posixPermissions: secret ? 0o600 : 0o644], ofItemAtPath: temporary.path)
-            guard rename(temporary.path, url.path) == 0 else {
-                throw HTTPServerError("rename failed: \(String(cString: strerror(errno)))")
+    /// Opens `.lock` in the directory and waits for an exclusive `flock` on it; closing the
+    /// descriptor releases it.
+    private func lockDirectory() throws(HTTPServerError) -> Int32 {
+        let path = file(".lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HTTPServerError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw HTTPServerError("cannot lock \(path): \(reason)")
             }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HTTPServerError("cannot write \(url.path): \(error)")
         }
+        return fd
+    }
+
+    /// Writes each file to a new temporary file (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600 for
+    /// secrets, 0644 otherwise), then renames them into place in order, so a crash never leaves
+    /// half a file and a key is never readable by others. A crash between the renames leaves a
+    /// key that does not match its certificate, which `prepare` detects.
+    private func writeFiles(_ files: [(text: String, url: URL, secret: Bool)]) throws(HTTPServerError) {
+        var temporaries: [URL] = []
+        defer { temporaries.forEach { unlink($0.path) } }
+        for (text, url, secret) in files {
+            let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
+            let mode: mode_t = secret ? 0o600 : 0o644
+            let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            guard fd >= 0 else { throw HTTPServerError("cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
+            temporaries.append(temporary)
+            let bytes = Array(text.utf8)
+            var offset = 0, failure: String?
+            if fchmod(fd, mode) != 0 { failure = "chmod: \(String(cString: strerror(errno)))" }
+            while failure == nil, offset < bytes.count {
+                let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else {
+                    failure = String(cString: strerror(errno))
+                }
+            }
+            if failure == nil, fsync(fd) != 0 { failure = "fsync: \(String(cString: strerror(errno)))" }
+            close(fd)
+            if let failure { throw HTTPServerError("cannot write \(url.path): \(failure)") }
+        }
+        for (temporary, file) in zip(temporaries, files) {
+            guard rename(temporary.path, file.url.path) == 0 else {
+                throw HTTPServerError("cannot write \(file.url.path): rename: \(String(cString: strerror(errno)))")
+            }
+        }
+        temporaries = []
     }
 
     // MARK: Names

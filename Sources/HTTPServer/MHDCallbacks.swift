@@ -83,13 +83,13 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
         context.headersSeen = true
         if let tracked = context.tracked { context.core.connectionGuard.headComplete(tracked) }
         if context.targetByteCount > limits.maxURLLength {
-            context.rejection = .serverError(status: 414, message: "request URI too long")
+            context.rejection = .serverError(status: 414, message: "request URI too long", extraHeaders: limits.errorResponseHeaders)
         } else if let declared = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
                   declared > limits.maxBodyBytes {
             // Answer before the body is sent (MHD then closes the connection).
             if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
             context.markResponding()
-            return queue(.serverError(status: 413, message: "request body too large"), for: context)
+            return queue(.serverError(status: 413, message: "request body too large", extraHeaders: limits.errorResponseHeaders), for: context)
         }
         return .YES
     }
@@ -103,7 +103,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
             // queue a response mid-upload, so the rest is read and discarded, and the 413
             // goes out when the request is complete.
             context.body = Data()
-            context.rejection = .serverError(status: 413, message: "request body too large")
+            context.rejection = .serverError(status: 413, message: "request body too large", extraHeaders: limits.errorResponseHeaders)
             return .YES
         }
         if let uploadData {

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// Decodes the action keys shared by rules and sequence steps: `respond`, `transform`, `patch`,
@@ -30,8 +31,10 @@ enum ActionDecoder {
         if action.dribble != nil, action.faults.contains(where: { $0.endsConnection || $0.isTruncation }) {
             context.report(path.appending("dribble"), "cannot be combined with an empty reply, a reset or a truncation")
         }
-        if action.patch != nil, case .text? = action.respond?.body {
-            context.report(path.appending("patch"), "cannot patch a text body")
+        switch action.respond?.body {
+        case .text?: if action.patch != nil { context.report(path.appending("patch"), "cannot patch a text body") }
+        case .bytes?: if action.patch != nil { context.report(path.appending("patch"), "cannot patch a base64 body") }
+        default: break
         }
         if action.transform != nil, case .text? = action.respond?.body {
             context.report(path.appending("transform"), "cannot transform a text body")
@@ -42,7 +45,7 @@ enum ActionDecoder {
     // MARK: respond
 
     private static func decodeRespond(_ value: JSONValue, at path: JSONPointer, _ context: DecodingContext) -> ResponseSpec? {
-        guard let object = context.object(value, at: path, allowed: ["status", "headers", "json", "text", "error", "message"])
+        guard let object = context.object(value, at: path, allowed: ["status", "headers", "json", "text", "base64", "error", "message"])
         else { return nil }
         let before = context.issues.count
         var spec = ResponseSpec()
@@ -66,13 +69,20 @@ enum ActionDecoder {
                 context.report(headersPath, "must be an object of header name → value, found \(context.describe(raw))")
             }
         }
-        let bodies = ["json", "text", "error"].filter { object[$0] != nil }
+        let bodies = ["json", "text", "base64", "error"].filter { object[$0] != nil }
         if bodies.count > 1 {
-            context.report(path, "give only one of json, text, error (found \(bodies.joined(separator: ", ")))")
+            context.report(path, "give only one of json, text, base64, error (found \(bodies.joined(separator: ", ")))")
         }
         if let raw = object["json"] { spec.body = .json(raw) }
         if let raw = object["text"], let text = context.string(raw, at: path.appending("text"), nonEmpty: false) {
             spec.body = .text(text)
+        }
+        if let raw = object["base64"], let text = context.string(raw, at: path.appending("base64"), nonEmpty: false) {
+            if let data = Data(base64Encoded: text) {
+                spec.body = .bytes(data)
+            } else {
+                context.report(path.appending("base64"), "is not valid base64 (RFC 4648, with padding, no line breaks)")
+            }
         }
         var message: String?
         if let raw = object["message"] {
@@ -90,7 +100,7 @@ enum ActionDecoder {
             }
         }
         if object.count == 0 {
-            context.report(path, "needs at least one of status, headers, json, text, error")
+            context.report(path, "needs at least one of status, headers, json, text, base64, error")
         }
         return context.issues.count == before ? spec : nil
     }

@@ -17,6 +17,7 @@ import JSON
 /// | `GET /__sim/journal?FILTERS` | entries, `count`, `gapsMs` between arrivals |
 /// | `GET /__sim/journal/count?FILTERS` | `{"count": N}` |
 /// | `GET /__sim/journal/SEQ` | one entry with its `response` (content type, size, bounded body) |
+/// | `GET /__sim/journal/SEQ/scenario[?name=NAME]` | a scenario replaying that exchange (`JournalReplay`) |
 /// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
 ///
 /// Every request first passes `AdminGuard` (Host, Origin, token, no simple state-changing requests).
@@ -113,6 +114,15 @@ enum AdminAPI {
             ])))
         case ("GET", "/journal/count"):
             return json(["count": .integer(engine.journal.count(matching: try JournalQuery(adminQuery: query)))])
+        case ("GET", _) where path.hasPrefix("/journal/") && path.hasSuffix("/scenario")
+            && Int(path.dropFirst("/journal/".count).dropLast("/scenario".count)) != nil:
+            let sequence = String(path.dropFirst("/journal/".count).dropLast("/scenario".count))
+            guard let entry = engine.journal.entry(sequence: Int(sequence)!) else {
+                throw Failure(status: 404, message: "journal entry \(sequence) is not (or no longer) in the journal")
+            }
+            var response = HTTPResponse.json(Data(JSONPrettyPrinter.string(try JournalReplay.scenario(for: entry, name: query.first("name"))).utf8))
+            response.headers.set("Cache-Control", "no-store")
+            return response
         case ("GET", _) where path.hasPrefix("/journal/") && Int(path.dropFirst("/journal/".count)) != nil:
             guard let entry = engine.journal.entry(sequence: Int(path.dropFirst("/journal/".count))!) else {
                 throw Failure(status: 404, message: "journal entry \(path.dropFirst("/journal/".count)) is not (or no longer) in the journal")
@@ -130,7 +140,8 @@ enum AdminAPI {
     private static let endpointList = [
         "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "GET /__sim/active", "POST /__sim/activate",
         "POST /__sim/deactivate", "GET /__sim/states", "POST /__sim/reset", "POST /__sim/reload", "GET /__sim/journal",
-        "GET /__sim/journal/count", "GET /__sim/journal/SEQ", "DELETE /__sim/journal", "POST /__sim/journal/clear",
+        "GET /__sim/journal/count", "GET /__sim/journal/SEQ", "GET /__sim/journal/SEQ/scenario",
+        "DELETE /__sim/journal", "POST /__sim/journal/clear",
     ]
 
     private static func scenarioList(_ engine: ScenarioEngine) -> JSONValue {

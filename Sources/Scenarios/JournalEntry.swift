@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import JSON
 
 /// One request as the journal saw it: arrival, what the app sent (API key redacted), what
@@ -48,6 +49,12 @@ public struct JournalEntry: Sendable {
     public internal(set) var responseBodyBytes: Int?
     /// The response's `Content-Type`.
     public internal(set) var responseContentType: String?
+    /// The response headers a replay needs (`ReplayScenario.replayedHeaders`), as sent.
+    public internal(set) var responseHeaders: [(name: String, value: String)] = []
+    /// Whether `query` lost parameters or characters to the journal's limits (the `apikey` aside).
+    public internal(set) var queryCut = false
+    /// How the answer went out (truncated, dribbled, …); nil while pending.
+    public internal(set) var responseTransport: TransportBehaviour?
 
     /// A query parameter (name and value).
     public struct QueryItem: Sendable, Equatable {

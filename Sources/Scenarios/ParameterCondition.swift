@@ -3,11 +3,14 @@ import Foundation
 /// A condition on one query parameter of a rule's `match`:
 /// `{"equals": "truck"}`, `{"prefix": "ben", "ignoreCase": true, "ignoreAccents": true}`,
 /// `{"contains": …}`, `{"regex": "^ben"}`, `{"present": true}`, `{"absent": true}`; a bare
-/// string is shorthand for `equals`. Several keys must all hold.
+/// string is shorthand for `equals`; an array of strings (`"point": ["10.77,106.70", "10.78,106.69"]`)
+/// means exactly these non-empty values, in this order. Several keys must all hold.
 ///
 /// As in the simulated API, a parameter with an empty value counts as absent. A string
 /// condition holds when any value of a repeated parameter satisfies it.
 struct ParameterCondition: Sendable {
+    /// The exact list of non-empty values, in order (the array form).
+    var values: [String]?
     var equals: String?
     var contains: String?
     var prefix: String?
@@ -19,6 +22,7 @@ struct ParameterCondition: Sendable {
 
     func holds(for values: [String]) -> Bool {
         let nonEmpty = values.filter { !$0.isEmpty }
+        if let exact = self.values { return nonEmpty == exact }
         if let present, present == nonEmpty.isEmpty { return false }
         guard equals != nil || contains != nil || prefix != nil || regex != nil else { return true }
         return nonEmpty.contains(where: satisfies)

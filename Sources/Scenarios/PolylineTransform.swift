@@ -50,10 +50,24 @@ enum PolylineTransform: String, Sendable, CaseIterable {
         case .swapLatLng:
             return try Polyline.encode(units: units.map { ($0.1, $0.0) })
         case .precision1e6:
-            return try Polyline.encode(units: units.map { ($0.0 * 10, $0.1 * 10) })
+            return try Polyline.encode(units: try Self.timesTen(units))
         case .truncate:
             return Self.truncated(encoded)
         }
+    }
+
+    /// Every unit ×10 (1e5 → 1e6); a value that leaves the Int range (a huge foreign or replayed
+    /// polyline) throws `.coordinateOverflow` with the point's index instead of trapping.
+    static func timesTen(_ units: [(Int, Int)]) throws(PolylineError) -> [(Int, Int)] {
+        var scaled: [(Int, Int)] = []
+        scaled.reserveCapacity(units.count)
+        for (index, (lat, lng)) in units.enumerated() {
+            let (newLat, latOverflow) = lat.multipliedReportingOverflow(by: 10)
+            let (newLng, lngOverflow) = lng.multipliedReportingOverflow(by: 10)
+            if latOverflow || lngOverflow { throw PolylineError(.coordinateOverflow, index: index) }
+            scaled.append((newLat, newLng))
+        }
+        return scaled
     }
 
     /// `encoded` (a valid polyline) cut inside the latitude that follows its first half of points.

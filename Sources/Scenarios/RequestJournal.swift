@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// A bounded in-memory record of the requests the engine saw (a ring buffer: the oldest
 /// entries go when `capacity` is reached), for tests that check what an app asked for and
@@ -52,8 +53,11 @@ public final class RequestJournal: @unchecked Sendable {
     }
 
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
+    /// `headers` are the answer's headers (those in `ReplayScenario.replayedHeaders` are kept,
+    /// for `GET /__sim/journal/SEQ/scenario`), `transport` how it went out.
     func complete(sequence: Int, status: Int, latencyMilliseconds: Double, note: String?,
-                  body: Data = Data(), contentType: String? = nil) {
+                  body: Data = Data(), contentType: String? = nil,
+                  headers: [(name: String, value: String)] = [], transport: TransportBehaviour = .normal) {
         lock.withLock {
             guard let index = index(of: sequence) else { return }
             storage[index].status = status
@@ -61,6 +65,9 @@ public final class RequestJournal: @unchecked Sendable {
             if let note { storage[index].note = note }
             storage[index].responseBodyBytes = body.count
             storage[index].responseContentType = contentType.map { $0.utf8.count <= 256 ? $0 : String($0.prefix(256)) }
+            storage[index].responseHeaders = headers.filter { ReplayScenario.isReplayed($0.name) || $0.name.lowercased() == "content-length" }.prefix(16)
+                .map { (String($0.name.prefix(64)), String($0.value.prefix(256))) }
+            storage[index].responseTransport = transport
             let kept = body.prefix(Self.bodyLimit)
             guard !kept.isEmpty, kept.count <= bodyBudget else { return }
             while bodyBytesHeld + kept.count > bodyBudget, bodyOrderStart < bodyOrder.count {
@@ -71,11 +78,7 @@ public final class RequestJournal: @unchecked Sendable {
                     storage[old].responseBody = nil
                 }
             }
-            // Entries that left the ring took their bodies with them (see `record`): forget them
-            // here too, or this list would grow by one number per request for ever.
-            let oldest = nextSequence - storage.count
-            while bodyOrderStart < bodyOrder.count, bodyOrder[bodyOrderStart] < oldest { bodyOrderStart += 1 }
-            if bodyOrderStart > min(4096, capacity), bodyOrderStart * 2 > bodyOrder.count {
+            if bodyOrderStart > 4096, bodyOrderStart * 2 > bodyOrder.count {
                 bodyOrder.removeFirst(bodyOrderStart)
                 bodyOrderStart = 0
             }
@@ -83,11 +86,19 @@ public final class RequestJournal: @unchecked Sendable {
             storage[index].responseBody = kept.count == body.count ? body : Data(kept)
             bodyBytesHeld += kept.count
             bodyOrder.append(sequence)
+            // Small bodies never reach the budget, so nothing above drops their sequence numbers;
+            // forget those whose entry left the ring (at most `capacity` entries hold a body).
+            if bodyOrder.count - bodyOrderStart > 2 * capacity {
+                bodyOrder = bodyOrder[bodyOrderStart...].filter { self.index(of: $0).map { storage[$0].responseBody != nil } ?? false }
+                bodyOrderStart = 0
+            }
         }
     }
 
-    /// How many body sequence numbers are remembered (for tests: about twice `capacity` at most).
-    var bodyOrderLength: Int { lock.withLock { bodyOrder.count } }
+    /// How many sequence numbers the body bookkeeping holds (for tests: stays within a few × `capacity`).
+    var bodyOrderCount: Int {
+        lock.withLock { bodyOrder.count }
+    }
 
     /// The matching entry, if it is still in the buffer.
     public func entry(sequence: Int) -> JournalEntry? {

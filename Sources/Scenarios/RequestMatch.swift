@@ -3,15 +3,36 @@ import HTTPServer
 /// Which requests a rule considers: the endpoint and conditions on query parameters.
 ///
 ///     "match": {"endpoint": "route", "params": {"vehicle": "truck", "points_encoded": {"equals": "false"}}}
+///
+/// With `"exact": true` the request must carry no other parameter than those listed (`apikey`
+/// aside; an empty value counts as absent), and each listed one at most once unless its
+/// condition is an array of values — what a replayed capture needs.
 struct RequestMatch: Sendable {
     /// nil: every endpoint (`"any"`).
     var endpoints: Set<APIEndpoint>?
     var parameters: [(name: String, condition: ParameterCondition)] = []
+    /// No parameters beyond `parameters` (and `apikey`), none repeated unless listed as an array.
+    var exact = false
 
     static let any = RequestMatch(endpoints: nil)
+    /// The parameter `exact` never counts: it carries the key (or the `scenario:` selector).
+    static let keyParameter = "apikey"
 
     func matches(endpoint: APIEndpoint, query: QueryParameters) -> Bool {
         if let endpoints, !endpoints.contains(endpoint) { return false }
+        if exact, !carriesOnlyListedParameters(query) { return false }
         return parameters.allSatisfy { $0.condition.holds(for: query.all($0.name)) }
+    }
+
+    private func carriesOnlyListedParameters(_ query: QueryParameters) -> Bool {
+        var counts: [String: Int] = [:]
+        for item in query.items where !item.value.isEmpty && item.name != Self.keyParameter {
+            counts[item.name, default: 0] += 1
+        }
+        for (name, count) in counts {
+            guard let condition = parameters.first(where: { $0.name == name })?.condition else { return false }
+            if count > 1 && condition.values == nil { return false }
+        }
+        return true
     }
 }

@@ -3,14 +3,17 @@ import HTTPServer
 import JSON
 
 /// A literal or edited answer (`"respond"`):
-/// `{"status": 503, "headers": {"Retry-After": "5"}, "json": {…}}`, `{"text": "…"}`, or a
+/// `{"status": 503, "headers": {"Retry-After": "5"}, "json": {…}}`, `{"text": "…"}`, raw bytes
+/// `{"base64": "…"}` (for bodies that must go out byte for byte, such as replayed captures), or a
 /// ready-made VietMap error `{"error": "OVER_DAILY_LIMIT", "message": "…"}` (`"error": 401`
-/// for the unauthorized body). Without `json`/`text`/`error` the real simulated answer is
+/// for the unauthorized body). Without `json`/`text`/`base64`/`error` the real simulated answer is
 /// kept and only its status and headers change. A header set to `null` is removed.
 struct ResponseSpec: Sendable, Equatable {
     enum Body: Sendable, Equatable {
         case json(JSONValue)
         case text(String)
+        /// Raw bytes (`"base64"`), sent as they are (`application/octet-stream` unless a header says otherwise).
+        case bytes(Data)
         case error(VietMapError, message: String?)
     }
 
@@ -33,6 +36,8 @@ struct ResponseSpec: Sendable, Equatable {
             response = .json(Data(JSONSerializer.bytes(value)), status: status ?? 200)
         case .text(let text):
             response = .text(text, status: status ?? 200)
+        case .bytes(let data):
+            response = HTTPResponse(status: status ?? 200, headers: ["Content-Type": "application/octet-stream"], body: data)
         case .error(let error, let message):
             return editHeaders(error.response(message: message, status: status, endpoint: endpoint))
         }

@@ -138,7 +138,7 @@ enum ScenarioDecoder {
     // MARK: match
 
     private static func decodeMatch(_ value: JSONValue, at path: JSONPointer, _ context: DecodingContext) -> RequestMatch? {
-        guard let object = context.object(value, at: path, allowed: ["endpoint", "params"]) else { return nil }
+        guard let object = context.object(value, at: path, allowed: ["endpoint", "params", "exact"]) else { return nil }
         var match = RequestMatch.any
         var valid = true
         if let raw = object["endpoint"] {
@@ -185,6 +185,9 @@ enum ScenarioDecoder {
                 valid = false
             }
         }
+        if let raw = object["exact"] {
+            if let exact = context.bool(raw, at: path.appending("exact")) { match.exact = exact } else { valid = false }
+        }
         return valid ? match : nil
     }
 
@@ -193,8 +196,16 @@ enum ScenarioDecoder {
     private static func decodeCondition(_ value: JSONValue, at path: JSONPointer,
                                         _ context: DecodingContext) -> ParameterCondition? {
         if case .string(let text) = value { return ParameterCondition(equals: text) }
+        if case .array(let items) = value {
+            guard !items.isEmpty else {
+                context.report(path, "must not be empty (an array lists the exact values, in order)")
+                return nil
+            }
+            let values = items.enumerated().compactMap { context.string($1, at: path.appending($0)) }
+            return values.count == items.count ? ParameterCondition(values: values) : nil
+        }
         guard case .object = value else {
-            context.report(path, "must be a string (equals) or a condition object, found \(context.describe(value))")
+            context.report(path, "must be a string (equals), an array of strings (exact values in order) or a condition object, found \(context.describe(value))")
             return nil
         }
         guard let object = context.object(value, at: path, allowed: conditionKeys) else { return nil }

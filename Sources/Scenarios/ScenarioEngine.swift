@@ -264,7 +264,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             let fallback = response.headers["X-VietMap-Sim-Fallback"].map { "fallback: " + $0 }
             journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
                              note: [note, fallback].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
-                             body: response.body, contentType: response.headers["Content-Type"])
+                             body: response.body, contentType: response.headers["Content-Type"],
+                             headers: response.headers.fields, transport: response.transport)
             reply(response)
         }
         if delay > 0 {
@@ -291,21 +292,25 @@ public final class ScenarioEngine: @unchecked Sendable {
         // the journal hold gigabytes (10,000 entries × a few KB at most).
         var query: [JournalEntry.QueryItem] = []
         var kept = 0
+        var cut = false
         for item in request.query.items {
             let value = item.name == "apikey" ? ScenarioSelection.redacted(item.value, apiKeys: configuration.apiKeys) : item.value
             let entry = JournalEntry.QueryItem(name: Self.journalValue(item.name), value: Self.journalValue(value))
+            if item.name != "apikey", entry.name != item.name || entry.value != value { cut = true }
             kept += entry.name.utf8.count + entry.value.utf8.count
-            guard kept <= Self.journalQueryLimit else { break }
+            guard kept <= Self.journalQueryLimit else { cut = true; break }
             query.append(entry)
         }
         let arrivalMilliseconds = uptimeMilliseconds(arrival)
         return journal.record { sequence in
-            JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
+            var entry = JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
                          method: request.method, path: Self.journalValue(request.path), endpoint: endpoint, query: query,
                          scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
                          rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
                          delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,
                          status: nil, latencyMilliseconds: nil, note: nil)
+            entry.queryCut = cut
+            return entry
         }
     }
 }

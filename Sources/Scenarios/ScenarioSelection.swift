@@ -1,3 +1,4 @@
+import APIKeys
 import Foundation
 import HTTPServer
 
@@ -11,7 +12,10 @@ import HTTPServer
 /// only to a request that also carries one of them — as the plain `apikey` next to a path
 /// prefix or header, or embedded after a `:` in a `scenario:` key — and the inner
 /// handler sees that real key. A bare `scenario:NAME` key is then a 401. Without `apiKeys`
-/// every non-empty key is valid and `scenario:` keys are forwarded unchanged.
+/// every non-empty key is valid (a bare `scenario:NAME` included) and `scenario:` keys are
+/// forwarded unchanged. Either way the check is `APIKeyPolicy`'s, applied to the key the inner
+/// handler will see, on every selection path: a missing or empty key never gets a scenario's
+/// answer (a 401 instead, or the inner handler's 401 under the server default).
 ///
 /// States are kept per scenario and client key: the `scenario:` selector, or the path / header
 /// selector plus the API key, or the API key under the default scenario.
@@ -63,7 +67,7 @@ struct ScenarioSelection: Sendable {
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
                        apiKeys: Set<String>) -> Outcome {
         var forwarded = request
-        let apiKey = request.query.all("apikey").first { !$0.isEmpty } ?? ""
+        let apiKey = APIKeyPolicy.presentedKey(request.query.all("apikey")) ?? ""
         if apiKey.utf8.count > maxKeyBytes {
             return .refused(Refusal(error: .unauthorized, message: "apikey is longer than \(maxKeyBytes) bytes"), forwarded: forwarded)
         }
@@ -73,7 +77,9 @@ struct ScenarioSelection: Sendable {
         if let parsedKey, !apiKeys.isEmpty, let realKey = parsedKey.realKey {
             forwarded = replacingAPIKey(in: forwarded, with: realKey)
         }
-        let realKeyIsValid = realKey.map { !$0.isEmpty && (apiKeys.isEmpty || apiKeys.contains($0)) } ?? false
+        // The key the inner handler will see: the embedded real key with `apiKeys`, else the key as sent.
+        let checkedKey = apiKeys.isEmpty ? apiKey : realKey
+        let keyIsValid = APIKeyPolicy(keys: apiKeys).isValid(checkedKey)
 
         let token: String
         let via: Via
@@ -91,7 +97,7 @@ struct ScenarioSelection: Sendable {
             via = .apikey
         } else {
             // The default scenario applies only to requests the key check lets through.
-            if let defaultName, library.scenario(named: defaultName) != nil, apiKeys.isEmpty || realKeyIsValid {
+            if let defaultName, library.scenario(named: defaultName) != nil, keyIsValid {
                 let selection = ScenarioSelection(name: defaultName, client: nil, via: .default,
                                                   clientKey: "default:\(apiKey)", stateKey: apiKey)
                 return .selected(selection, forwarded)
@@ -109,7 +115,7 @@ struct ScenarioSelection: Sendable {
         guard library.scenario(named: name) != nil else {
             return .refused(Refusal(error: unknownError, message: notLoadedMessage(name, library: library)), forwarded: forwarded)
         }
-        if !apiKeys.isEmpty, !realKeyIsValid {
+        if !keyIsValid {
             let message = parsedKey != nil && parsedKey?.realKey == nil
                 ? "with --api-key a scenario key must carry the real key: apikey=scenario:\(token.prefix(170)):KEY, or apikey=KEY with the header \(headerName): \(token.prefix(170))"
                 : VietMapError.unauthorized.defaultMessage

@@ -123,14 +123,17 @@ final class StateRegistry: @unchecked Sendable {
 
     /// States in creation order: those created after `after` (an id), skipping `offset`, at most `limit`.
     func page(after: Int?, offset: Int, limit: Int) -> Page {
-        let nodes = lock.withLock { Array(entries.values) }
-        let sorted = nodes.lazy.filter { $0.id > (after ?? 0) }.sorted { $0.id < $1.id }
+        // `node.state` is replaced under `lock` (a reloaded scenario), so it is read under it too.
+        let (total, listed) = lock.withLock {
+            (entries.count, entries.values.filter { $0.id > (after ?? 0) }.map { (id: $0.id, apiKey: $0.apiKey, state: $0.state) })
+        }
+        let sorted = listed.sorted { $0.id < $1.id }
         let start = min(max(0, offset), sorted.count)
         let end = min(start + max(0, limit), sorted.count)
         let states = sorted[start..<end].map { node in
             Summary(id: node.id, scenario: node.state.scenario.name, apiKey: node.apiKey, state: node.state.currentState)
         }
-        return Page(total: nodes.count, states: states, next: end < sorted.count ? states.last?.id : nil)
+        return Page(total: total, states: states, next: end < sorted.count ? states.last?.id : nil)
     }
 
     // MARK: Use-order list (under `lock`)

@@ -1,4 +1,5 @@
 import Dataset
+import APIKeys
 import Foundation
 import HTTPServer
 import JSON
@@ -118,7 +119,7 @@ public final class VietMapService: Sendable {
             return Self.error(.invalidRequest("malformed query string: \(problem)"), for: endpoint)
         }
         let parameters = RequestParameters(query: request.query)
-        guard authorized(parameters.string("apikey")) else { return Self.error(.unauthorized, for: endpoint) }
+        guard APIKeyPolicy(keys: apiKeys).isValid(parameters.string("apikey")) else { return Self.error(.unauthorized, for: endpoint) }
         let cacheKey = endpoint != .route && cache.isEnabled ? ResponseCache.key(path: path, items: request.query.items) : nil
         if let cacheKey, let body = cache.body(for: cacheKey) { return Self.json(body, status: 200) }
         do throws(APIError) {
@@ -143,11 +144,6 @@ public final class VietMapService: Sendable {
     private func logFailure(_ error: APIError, request: HTTPRequest) {
         let cause = (error.cause ?? error.message).split(whereSeparator: \.isNewline).joined(separator: " ")
         errorLog("vietmap-sim: \(error.status) \(request.method.prefix(20)) \(request.path.prefix(200)): \(error.code): \(cause.prefix(500))")
-    }
-
-    private func authorized(_ key: String?) -> Bool {
-        guard let key, !key.isEmpty else { return false }
-        return apiKeys.isEmpty || apiKeys.contains(key)
     }
 
     static func json(_ body: JSONValue, status: Int) -> HTTPResponse {

@@ -162,7 +162,13 @@ public final class SimulatorServer: @unchecked Sendable {
                 }
             }
         }
-        server = HTTPServer(configuration: configuration.http, handler: handler)
+        // Every API answer but the 401 carries the CORS header (docs/api.md), the server
+        // layer's own 413/414 included.
+        var http = configuration.http
+        if !http.errorResponseHeaders.contains("Access-Control-Allow-Origin") {
+            http.errorResponseHeaders.set("Access-Control-Allow-Origin", "*")
+        }
+        server = HTTPServer(configuration: http, handler: handler)
         do {
             try server.start()
         } catch {

@@ -1,10 +1,16 @@
 import Foundation
 import Scenarios
 
-/// `vietmap-sim scenarios validate [FILE|DIR…]` and `vietmap-sim scenarios list [DIR]`.
+/// `vietmap-sim scenarios validate [FILE|DIR…]`, `vietmap-sim scenarios list [DIR]` and
+/// `vietmap-sim scenarios from-har FILE.har …` / `from-recording DIR …` (`ScenariosFromCapture`).
 enum ScenariosCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["scenarios", "out", "name", "host"], boolean: ["help"])
+        switch arguments.first {
+        case "from-har": return try ScenariosFromCapture.runHAR(Array(arguments.dropFirst()))
+        case "from-recording": return try ScenariosFromCapture.runRecordings(Array(arguments.dropFirst()))
+        default: break
+        }
+        let options = try CommandLineArguments(arguments, valued: ["scenarios"], boolean: ["help"])
         if options.has("help") { print(Usage.scenarios); return 0 }
         guard let subcommand = options.positionals.first else {
             throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list, from-har or from-recording")
@@ -13,8 +19,6 @@ enum ScenariosCommand {
         switch subcommand {
         case "validate": return try validate(paths, directory: options.value("scenarios"))
         case "list": return try list(paths, directory: options.value("scenarios"))
-        case "from-har": return try ScenariosFromCapture.run(paths, options: options, from: .har)
-        case "from-recording": return try ScenariosFromCapture.run(paths, options: options, from: .recordings)
         default:
             throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list, from-har or from-recording")
         }

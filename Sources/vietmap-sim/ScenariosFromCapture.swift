@@ -1,59 +1,138 @@
 import Capture
 import Foundation
+import HARImport
+import JSON
 import Scenarios
 import VietMapClient
 
-/// `vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST]…` and
-/// `vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME]`: a scenario that
-/// replays the captured VietMap exchanges (docs/capture.md). The result is validated before it
-/// is written; without --out it goes to stdout.
+/// `vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST…]
+/// [--unmatched simulate|not-found] [--timing wait|total|none]` and
+/// `vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME] [--unmatched …]`:
+/// a scenario that replays the captured VietMap exchanges (`ReplayScenario`; docs/replay.md).
+/// The document is validated before it is written; `--out` is written to a temporary file and
+/// renamed, so a failure leaves nothing behind. A summary line goes to stderr.
 enum ScenariosFromCapture {
-    enum Source { case har, recordings }
-
-    static func run(_ paths: [String], options: CommandLineArguments, from source: Source) throws -> Int32 {
-        guard paths.count == 1, let path = paths.first else {
-            throw CommandLineArguments.UsageError(description: source == .har ? "scenarios from-har takes one HAR file" : "scenarios from-recording takes one folder")
+    static func runHAR(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineArguments(arguments, valued: ["out", "name", "host", "unmatched", "timing"], boolean: ["help"])
+        if options.has("help") { print(Usage.scenarios); return 0 }
+        guard options.positionals.count == 1, let path = options.positionals.first else {
+            throw CommandLineArguments.UsageError(description: "scenarios from-har takes exactly one HAR file")
         }
-        let name = options.value("name") ?? ReplayScenarioBuilder.scenarioName(fromFile: path)
-        let output: ReplayScenarioBuilder.Output
+        let unmatched = try choice(options.value("unmatched") ?? "simulate", of: ReplayScenario.Unmatched.self, option: "unmatched")
+        let timingName = options.value("timing") ?? "wait"
+        let timing = timingName == "none" ? HARImport.Timing.wait
+            : try choice(timingName, of: HARImport.Timing.self, option: "timing", extra: ["none"])
+        let file = URL(fileURLWithPath: path)
+        let name = try scenarioName(options.value("name"), file: file)
+        let givenHosts = options.all("host")
+        let hosts = givenHosts.contains("*") ? [] : (givenHosts.isEmpty ? HARImport.defaultHosts : givenHosts)
+
+        let result: HARImport.Result
         do {
-            switch source {
-            case .har:
-                guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
-                let hosts = options.all("host").isEmpty ? ReplayScenarioBuilder.defaultHosts : Set(options.all("host"))
-                output = try ReplayScenarioBuilder.build(har: data, name: name, source: URL(fileURLWithPath: path).lastPathComponent, hosts: hosts)
-            case .recordings:
-                let recordings = try VMRecording.load(directory: URL(fileURLWithPath: path, isDirectory: true))
-                output = try ReplayScenarioBuilder.build(recordings: recordings, name: name, source: path)
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch let error as VMFixtureError {
-            throw CLIError("\(error)")
+            result = try HARImport.read(contentsOf: file, options: .init(hosts: hosts, timing: timing))
         } catch {
             throw CLIError("\(path): \(error)")
         }
-        // Validate through the engine's own loader before anything is written.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("from-har-\(UUID().uuidString).json")
-        try Data(output.text.utf8).write(to: scratch)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let library = ScenarioLibrary.load(files: [scratch])
-        if let issue = library.issues.first {
-            throw CLIError("\(path): the scenario made from it does not validate: \(issue)")
+        guard !result.exchanges.isEmpty else {
+            let seen = result.otherHosts.isEmpty ? "" : "; VietMap paths were seen on \(result.otherHosts.prefix(5).joined(separator: ", ")) (add --host HOST, or --host '*')"
+            throw CLIError("\(path): none of its \(result.entryCount) entries is a GET /api/autocomplete|place|route/v4 on \(hosts.isEmpty ? "any host" : hosts.joined(separator: ", "))\(seen)")
         }
-        for note in output.notes { FileHandle.standardError.write(Data("vietmap-sim: \(path): \(note)\n".utf8)) }
-        let summary = "scenario '\(name)': \(output.exchanges) exchange(s), \(output.ignored) other entr\(output.ignored == 1 ? "y" : "ies") ignored"
-        if let out = options.value("out") {
-            do {
-                try Data(output.text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw CLIError("cannot write \(out): \(error.localizedDescription)")
-            }
-            print("\(summary) → \(out)")
+        let count = result.exchanges.count
+        let description = "Replays \(count) VietMap exchange\(count == 1 ? "" : "s") captured in \(file.lastPathComponent); other requests get \(unmatched == .notFound ? "404 NOT_FOUND" : "normal answers")."
+        let skipped = result.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        return try emit(result.exchanges, source: path, entries: "\(count) of \(result.entryCount) entries", skipped: skipped,
+                        options: .init(name: name, description: description, unmatched: unmatched, replayTiming: timingName != "none"),
+                        out: options.value("out"), command: "from-har")
+    }
+
+    static func runRecordings(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineArguments(arguments, valued: ["out", "name", "unmatched"], boolean: ["help"])
+        if options.has("help") { print(Usage.scenarios); return 0 }
+        guard options.positionals.count == 1, let path = options.positionals.first else {
+            throw CommandLineArguments.UsageError(description: "scenarios from-recording takes exactly one folder")
+        }
+        let unmatched = try choice(options.value("unmatched") ?? "simulate", of: ReplayScenario.Unmatched.self, option: "unmatched")
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        let name = try scenarioName(options.value("name"), file: folder)
+        let recordings: [VMRecording]
+        do {
+            recordings = try VMRecording.load(directory: folder)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        guard !recordings.isEmpty else { throw CLIError("\(path): no recordings") }
+        let description = "Replays \(recordings.count) VietMap exchange\(recordings.count == 1 ? "" : "s") recorded in \(folder.lastPathComponent); other requests get \(unmatched == .notFound ? "404 NOT_FOUND" : "normal answers")."
+        return try emit(ReplayScenarioBuilder.exchanges(from: recordings), source: path, entries: "\(recordings.count) recordings", skipped: [],
+                        options: .init(name: name, description: description, unmatched: unmatched), out: options.value("out"),
+                        command: "from-recording")
+    }
+
+    /// Builds, validates and writes (or prints) the scenario; the summary goes to stderr.
+    private static func emit(_ exchanges: [CapturedExchange], source: String, entries: String, skipped: [String],
+                             options: ReplayScenario.Options, out: String?, command: String) throws -> Int32 {
+        let document: JSONValue
+        do {
+            document = try ReplayScenario.document(for: exchanges, options: options)
+        } catch {
+            throw CLIError("\(source): \(error)")
+        }
+        let text = JSONPrettyPrinter.string(document)
+        do {
+            _ = try Scenario(json: Data(text.utf8))
+        } catch {
+            throw CLIError("\(source): the scenario made from it does not validate (a bug): \(error.issues.first.map(\.description) ?? "")")
+        }
+        if let out {
+            try write(text, to: URL(fileURLWithPath: out))
         } else {
-            print(output.text, terminator: "")
-            FileHandle.standardError.write(Data("vietmap-sim: \(summary)\n".utf8))
+            FileHandle.standardOutput.write(Data(text.utf8))
         }
+        let rules = document["rules"]?.arrayValue ?? []
+        let sequences = rules.filter { $0["sequence"] != nil }.count
+        let summary = "\(command): \(source): \(entries) → \(rules.count) rule\(rules.count == 1 ? "" : "s")"
+            + (sequences > 0 ? " (\(sequences) sequence\(sequences == 1 ? "" : "s"))" : "")
+            + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", "))
+            + (out.map { "; wrote \($0)" } ?? "")
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
         return 0
+    }
+
+    /// `--name`, else the file's name: `field bug.har` → `field-bug`.
+    private static func scenarioName(_ given: String?, file: URL) throws -> String {
+        if let given {
+            guard given.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$", options: .regularExpression) != nil else {
+                throw CommandLineArguments.UsageError(description: "--name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit")
+            }
+            return given
+        }
+        let base = file.pathExtension.lowercased() == "har" ? file.deletingPathExtension().lastPathComponent : file.lastPathComponent
+        var name = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
+        while let first = name.first, !(first.isLetter || first.isNumber) { name.removeFirst() }
+        return name.isEmpty ? "replay" : String(name.prefix(100))
+    }
+
+    private static func choice<T: RawRepresentable & CaseIterable>(_ value: String, of type: T.Type, option: String,
+                                                                    extra: [String] = []) throws -> T where T.RawValue == String {
+        if let parsed = T(rawValue: value) { return parsed }
+        let allowed = T.allCases.map(\.rawValue) + extra
+        throw CommandLineArguments.UsageError(description: "--\(option) must be one of \(allowed.joined(separator: ", ")), found '\(value)'")
+    }
+
+    /// Writes next to the destination, then renames: readers never see half a file.
+    private static func write(_ text: String, to destination: URL) throws {
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CLIError("cannot write \(destination.path): \((error as NSError).localizedDescription)")
+        }
+        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on Linux).
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CLIError("cannot write \(destination.path): \(reason)")
+        }
     }
 }

@@ -3,17 +3,25 @@ extension Usage {
     static let scenarios = """
         USAGE: vietmap-sim scenarios validate [FILE|DIR…] [--scenarios DIR]
                vietmap-sim scenarios list [FILE|DIR…] [--scenarios DIR]
-               vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST]…
-               vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME]
+               vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST…]
+                           [--unmatched simulate|not-found] [--timing wait|total|none]
+               vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME] [--unmatched …]
 
         validate  checks scenario files (default: every *.json of ./Scenarios except *.schema.json)
                   and prints each problem as `FILE: JSON-POINTER: REASON`; exit 1 if there is any,
                   else prints OK and exits 0.
         list      prints the name and description of each scenario.
-        from-har  turns the VietMap exchanges of a HAR 1.2 file (Proxyman, Charles, browser tools)
-                  into a scenario replaying them in order with their status, body and timing;
-                  entries of other hosts (default: only maps.vietmap.vn; --host adds) are ignored.
-                  The scenario is validated; without --out it is printed (docs/capture.md).
+        from-har  turns the VietMap exchanges of a HAR 1.2 file (Proxyman, Charles, browser
+                  developer tools) into a scenario that replays them: per request (apikey
+                  ignored, other parameters exact), the recorded status, body and latency; a
+                  sequence where one request got several answers (the last one then repeats).
+                  Prints the scenario, or writes it to --out (whole or not at all); a summary
+                  goes to stderr. --name (default: the file's name); --host HOST (repeatable,
+                  host or host:port; default maps.vietmap.vn; '*' any host) keeps entries of
+                  those hosts whose path is /api/autocomplete|place|route/v4; --unmatched
+                  not-found answers other requests 404 instead of simulating them; --timing
+                  total replays the whole entry time (default wait: time to first byte),
+                  none no delays. Walk-through: docs/replay.md.
         from-recording  the same from recordings (`serve --record DIR`, RecordingVietMapProvider).
 
         The format is described in Scenarios/README.md; Scenarios/scenario.schema.json is its
@@ -26,8 +34,9 @@ extension Usage {
                            when they change (polled every second) and on SIGHUP
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG],
                            the path prefix /__scenario/NAME[@TAG]/… or the header
-                           X-VietMap-Sim-Scenario: NAME[@TAG]; with --api-key K the request must also
-                           carry K (apikey=K, or apikey=scenario:NAME[@TAG]:K)
+                           X-VietMap-Sim-Scenario: NAME[@TAG]; the request must also carry a non-empty
+                           apikey (else 401), with --api-key K that is K (apikey=K, or
+                           apikey=scenario:NAME[@TAG]:K)
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
           --admin          serve the admin API and request journal under /__sim/ and the dashboard at
                            /__sim/ui/ (loopback Host only, same-origin, POSTs need

@@ -189,4 +189,25 @@ final class CaptureTests: XCTestCase {
         XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=a").status, 200)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.4)
     }
+
+    func testHugeRecordedLatenciesAreClampedNotATrap() throws {
+        let directory = try temporaryDirectory()
+        for (index, latency) in [1e300, 0].enumerated() {
+            let recording = VMRecording(request: VMRequest(.autocomplete, [VMParameter("text", "t\(index)")]),
+                                        response: VMRawResponse(status: 200, headers: ["content-type": "application/json"], body: Data("[]".utf8)),
+                                        recordedAt: Date(), latencyMilliseconds: latency)
+            try recording.fixtureData().write(to: directory.appendingPathComponent("00000\(index)-x.json"))
+        }
+        let responder = try ReplayResponder(directory: directory, timing: true)
+        XCTAssertEqual(responder.recordings.recordings.map(\.latencyMilliseconds), [ReplayResponder.maxLatencyMilliseconds, 0])
+        let timed = try start(responder.handler)
+        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=t1").status, 200, "no latency: answered at once")
+        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?text=t1").status, 401, "the shared key check")
+        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=&text=t1").status, 401)
+        XCTAssertEqual(try get(timed, "/elsewhere?apikey=k").status, 404)
+
+        // A scenario built from the recordings delays at most 600 s (the builder no longer traps).
+        let output = try ReplayScenarioBuilder.build(recordings: try VMRecording.load(directory: directory), name: "huge", source: "test")
+        XCTAssertTrue(output.text.contains("\"delay\": 600000"), output.text)
+    }
 }

@@ -48,4 +48,17 @@ final class SimulatorServerTests: XCTestCase {
             XCTFail("the stopped simulator still answers")
         } catch {}
     }
+
+    /// docs/api.md: every answer but the 401 carries `Access-Control-Allow-Origin: *` — the
+    /// server layer's own 414 for a URL over the 16 KiB limit too.
+    func testTheServersOwn414CarriesTheCORSHeader() async throws {
+        let simulator = try SimulatorServer.start(.init(datasetCacheDirectory: TestDataset.cacheDirectory))
+        defer { simulator.stop() }
+        let url = URL(string: "api/autocomplete/v4?apikey=k&text=" + String(repeating: "a", count: 17 * 1024), relativeTo: simulator.baseURL)!
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(from: url)
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        XCTAssertEqual(http.statusCode, 414, String(decoding: data, as: UTF8.self))
+        XCTAssertEqual(http.value(forHTTPHeaderField: "Access-Control-Allow-Origin"), "*")
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"code":"INVALID_REQUEST","message":"request URI too long"}"#)
+    }
 }

@@ -121,11 +121,13 @@ final class ConnectionLimitTests: XCTestCase {
             slow.append(client)
         }
         usleep(200_000)
-        let normal = try RawHTTPClient(port: server.port, receiveTimeout: 2)
+        let normal = try RawHTTPClient(port: server.port, receiveTimeout: 12)
         let started = Date()
         try normal.get("/s?ok=1")
         XCTAssertEqual(try normal.readResponse().status, 200)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        // Starved, it would wait for the slow clients' 10 s head deadline; the bound leaves a
+        // loaded machine room (Scripts/stress measures the real figure: milliseconds).
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
         let counters = try XCTUnwrap(server.connectionCounters)
         XCTAssertLessThanOrEqual(counters.open, 20 + 1)
         XCTAssertGreaterThanOrEqual(counters.evicted, 20)
@@ -141,12 +143,12 @@ final class ConnectionLimitTests: XCTestCase {
             try client.get("/s")
             XCTAssertEqual(try client.readResponse().status, 200)
         }
-        let refused = try RawHTTPClient(port: server.port, receiveTimeout: 2)
+        let refused = try RawHTTPClient(port: server.port, receiveTimeout: 10)
         try? refused.get("/s")
         let started = Date()
         let (data, _) = refused.readToEnd()
         XCTAssertTrue(data.isEmpty, "a fourth connection from 127.0.0.1 is closed unanswered")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "closed by the server, not by the client's 10 s timeout")
 
         let other = try RawHTTPClient(port: server.port, sourceAddress: "127.0.0.2")
         try other.get("/s")

@@ -126,6 +126,41 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(stillFine.statusCode, 200)
     }
 
+    func testServerMadeErrorsCarryTheConfiguredHeaders() async throws {
+        var configuration = HTTPServerConfiguration(threads: 1, maxURLLength: 2048, maxBodyBytes: 1000)
+        configuration.errorResponseHeaders = ["Access-Control-Allow-Origin": "*", "X-Made-By": "server"]
+        let server = try startServer(configuration) { _, response in response.send(.text("ok")) }
+        let (uriTooLong, _) = try await fetch(makeSession(), URLRequest(url: url(server, "/api?text=" + String(repeating: "a", count: 3000))))
+        XCTAssertEqual(uriTooLong.statusCode, 414)
+        XCTAssertEqual(uriTooLong.value(forHTTPHeaderField: "Access-Control-Allow-Origin"), "*")
+        XCTAssertEqual(uriTooLong.value(forHTTPHeaderField: "X-Made-By"), "server")
+        XCTAssertEqual(uriTooLong.value(forHTTPHeaderField: "Content-Type"), "application/json; charset=utf-8")
+        var upload = URLRequest(url: url(server, "/upload"))
+        upload.httpMethod = "POST"
+        upload.httpBody = Data(count: 5000)
+        let (bodyTooLarge, _) = try await fetch(makeSession(), upload)
+        XCTAssertEqual(bodyTooLarge.statusCode, 413)
+        XCTAssertEqual(bodyTooLarge.value(forHTTPHeaderField: "Access-Control-Allow-Origin"), "*")
+        // The chunked body's 413 (sent when the request is complete) too.
+        let client = try RawHTTPClient(port: server.port)
+        let chunk = String(repeating: "x", count: 600)
+        try client.write("POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        let chunked = try client.readResponse()
+        XCTAssertEqual(chunked.status, 413)
+        XCTAssertEqual(chunked.header("Access-Control-Allow-Origin"), "*")
+        // The handler's own answers are not touched.
+        let (ok, _) = try await fetch(makeSession(), URLRequest(url: url(server, "/ok")))
+        XCTAssertEqual(ok.statusCode, 200)
+        XCTAssertNil(ok.value(forHTTPHeaderField: "X-Made-By"))
+
+        // Without configuration: no extra header.
+        let plain = try startServer(HTTPServerConfiguration(threads: 1, maxURLLength: 2048)) { _, response in response.send(.text("ok")) }
+        let (bare, _) = try await fetch(makeSession(), URLRequest(url: url(plain, "/api?text=" + String(repeating: "a", count: 3000))))
+        XCTAssertEqual(bare.statusCode, 414)
+        XCTAssertNil(bare.value(forHTTPHeaderField: "Access-Control-Allow-Origin"))
+    }
+
     // MARK: Connections
 
     func testKeepAliveAndPipelining() throws {

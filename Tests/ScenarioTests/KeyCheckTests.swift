@@ -65,6 +65,42 @@ final class KeyCheckTests: XCTestCase {
         XCTAssertEqual(try get(server, search + "dev").status, 200, "ordinary keys are not affected")
     }
 
+    // MARK: Missing or empty keys, without --api-key
+
+    /// Without `--api-key` a missing or empty key is a 401 on every selection path — never the
+    /// scenario's answer — while any non-empty key (a bare `scenario:NAME` too) selects it.
+    func testAMissingOrEmptyKeyIsA401OnEveryPath() throws {
+        let engine = builtInEngine(.init(defaultScenario: "autocomplete-500"))
+        let server = try startServer(engine)
+        let route = "/__scenario/route-500/api/route/v4?\(TestSimulator.routeQuery)"
+        for key in ["", "&apikey=", "&apikey=&apikey="] {
+            let refused = try get(server, route + key)
+            XCTAssertEqual(refused.status, 401, "path prefix, key '\(key)'")
+            XCTAssertEqual(try refused.json()["code"], "UNAUTHORIZED")
+            XCTAssertEqual(try refused.json()["paths"], .null, "in the route envelope")
+        }
+        XCTAssertEqual(try get(server, route + "&apikey=dev").status, 500, "a key selects the scenario")
+
+        for target in ["/api/autocomplete/v4?text=ben&apikey=", "/api/autocomplete/v4?text=ben"] {
+            let header = try request(server, "GET", target, headers: ["X-VietMap-Sim-Scenario: autocomplete-500"])
+            XCTAssertEqual(header.status, 401, "header, \(target)")
+            XCTAssertNil(header.header("Access-Control-Allow-Origin"))
+            XCTAssertEqual(try get(server, target).status, 401, "server default, \(target)")
+        }
+        XCTAssertEqual(try request(server, "GET", search + "dev", headers: ["X-VietMap-Sim-Scenario: zero-results"]).status, 200)
+        XCTAssertEqual(try get(server, search + "dev").status, 500, "the default applies to a keyed request")
+        XCTAssertEqual(try get(server, search + "scenario:autocomplete-500").status, 500, "a bare scenario key is a key")
+
+        // A scenario whose purpose is the 401 still answers it, with or without a key.
+        try engine.activate("bad-key-401")
+        XCTAssertEqual(try get(server, search + "dev").status, 401)
+        XCTAssertEqual(try get(server, "/api/autocomplete/v4?text=ben").status, 401)
+        XCTAssertEqual(try request(server, "GET", search + "dev", headers: ["X-VietMap-Sim-Scenario: bad-key-401"]).status, 401)
+        XCTAssertEqual(try get(server, "/__scenario/bad-key-401/api/autocomplete/v4?text=ben").status, 401)
+        XCTAssertEqual(engine.journal.entries().filter { $0.scenario != nil && $0.value(of: "apikey").map(\.isEmpty) ?? true }.count, 0,
+                       "no keyless request was answered by a scenario")
+    }
+
     // MARK: No back door with --api-key
 
     func testABareScenarioKeyDoesNotPassTheKeyCheck() throws {

@@ -105,6 +105,26 @@ final class PolylineFaultTests: XCTestCase {
         XCTAssertEqual(notes[0], "polyline swap-latlng: no encoded polyline in the answer")
         XCTAssertTrue(notes[1]?.hasPrefix("polyline truncate: /paths/0/points is not a valid polyline") ?? false, "\(notes)")
     }
+
+    /// A polyline whose latitude is 2^62 units (valid, 64-bit) cannot be scaled ×10: the answer is
+    /// left as it was and the journal says why — the server does not trap.
+    func testPolyline1e6OfAHugeValueIsNotedNotATrap() throws {
+        let huge = "____________G?"
+        XCTAssertEqual(try Polyline.decodeUnits(huge).first?.0, 1 << 62)
+        let engine = try makeEngine(#"""
+            {"name": "t", "description": "d", "rules": [
+              {"match": {"endpoint": "route"}, "respond": {"json": {"paths": [{"points": "____________G?"}]}}, "transform": {"polyline": "precision-1e6"}}
+            ]}
+            """#)
+        let server = try startServer(engine)
+        let response = try get(server, "/api/route/v4?apikey=scenario:t&\(query)")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(try response.json()["paths"]?[0]?["points"], .string(huge))
+        let note = engine.journal.entries().last?.note
+        XCTAssertTrue(note?.hasPrefix("polyline precision-1e6: /paths/0/points is not a valid polyline") ?? false, "\(String(describing: note))")
+        XCTAssertTrue(note?.contains("overflows") ?? false, "\(String(describing: note))")
+        XCTAssertEqual(try get(server, "/api/route/v4?apikey=scenario:t&\(query)").status, 200, "the server is still up")
+    }
 }
 
 extension Polyline {

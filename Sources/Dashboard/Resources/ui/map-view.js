@@ -36,6 +36,15 @@ const MapView = (function () {
     scheduleRoads();
   }
 
+  /**
+   * Tooltip content as plain text. Leaflet renders a string as HTML, and names and display
+   * strings can come from outside (an upstream in proxy mode, a replayed capture, an imported
+   * dataset); a text node is made when the tooltip opens.
+   */
+  function asText(text) {
+    return () => document.createTextNode(String(text));
+  }
+
   function setNote(text) {
     const div = document.getElementById("map-note");
     if (div) { div.textContent = text; div.style.display = text ? "" : "none"; }
@@ -67,7 +76,7 @@ const MapView = (function () {
       roads.clearLayers();
       L.geoJSON(data, {
         style: (feature) => roadStyle(feature.properties.class),
-        onEachFeature: (feature, layer) => { if (feature.properties.name) layer.bindTooltip(feature.properties.name, { sticky: true }); },
+        onEachFeature: (feature, layer) => { if (feature.properties.name) layer.bindTooltip(asText(feature.properties.name), { sticky: true }); },
       }).addTo(roads);
       state.roadsShown = data.features.length;
       state.roadsTotal = data.total;
@@ -115,7 +124,7 @@ const MapView = (function () {
     clear();
     requested.forEach((p, i) => {
       L.circleMarker(p, { renderer: svg, radius: 7, color: "#14243b", weight: 2, fill: false, className: "requested-point" })
-        .bindTooltip("requested " + (i + 1) + ": " + p[0] + ", " + p[1]).addTo(overlay);
+        .bindTooltip(asText("requested " + (i + 1) + ": " + p[0] + ", " + p[1])).addTo(overlay);
     });
     state.requested = requested;
     const path = body && Array.isArray(body.paths) ? body.paths[0] : null;
@@ -129,7 +138,7 @@ const MapView = (function () {
     state.snapped = snapped;
     snapped.forEach((p, i) => {
       L.circleMarker(p, { renderer: svg, radius: 5, color: "#fff", weight: 2, fillColor: i === 0 ? "#137333" : i === snapped.length - 1 ? "#c5221f" : "#b06000", fillOpacity: 1, className: "snapped-point" })
-        .bindTooltip("snapped waypoint " + (i + 1)).addTo(overlay);
+        .bindTooltip(asText("snapped waypoint " + (i + 1))).addTo(overlay);
       if (requested[i]) L.polyline([requested[i], p], { renderer: svg, color: "#14243b", weight: 1, dashArray: "3 3" }).addTo(overlay);
     });
     fit();
@@ -153,14 +162,14 @@ const MapView = (function () {
     clear();
     if (focus) {
       L.circleMarker(focus, { renderer: svg, radius: 8, color: "#7b1fa2", weight: 3, fillOpacity: 0.15, className: "focus-point" })
-        .bindTooltip("focus " + focus[0] + ", " + focus[1]).addTo(overlay);
+        .bindTooltip(asText("focus " + focus[0] + ", " + focus[1])).addTo(overlay);
       L.circleMarker(focus, { renderer: svg, radius: 2, color: "#7b1fa2", fillOpacity: 1 }).addTo(overlay);
     }
     results.forEach((r) => {
       if (r.lat == null || r.lng == null) return;
       const icon = L.divIcon({ className: "rank-icon" + (r.rank === 1 ? " top" : ""), html: String(r.rank), iconSize: [20, 20] });
       L.marker([r.lat, r.lng], { icon, title: r.rank + ". " + r.name, zIndexOffset: 1000 - r.rank })
-        .bindTooltip(r.rank + ". " + r.display).addTo(overlay);
+        .bindTooltip(asText(r.rank + ". " + r.display)).addTo(overlay);
       state.markers.push({ rank: r.rank, lat: r.lat, lng: r.lng });
     });
     if (fitView !== false) fit();
@@ -171,7 +180,7 @@ const MapView = (function () {
     clear();
     if (place && typeof place.lat === "number" && typeof place.lng === "number") {
       const icon = L.divIcon({ className: "rank-icon top", html: "●", iconSize: [20, 20] });
-      L.marker([place.lat, place.lng], { icon }).bindTooltip(place.display || place.name || "place").addTo(overlay);
+      L.marker([place.lat, place.lng], { icon }).bindTooltip(asText(place.display || place.name || "place")).addTo(overlay);
       state.markers.push({ rank: 1, lat: place.lat, lng: place.lng });
       map.setView([place.lat, place.lng], Math.max(map.getZoom(), 16));
     }
@@ -191,7 +200,7 @@ const MapView = (function () {
     init, clear, showRoute, showAutocomplete, showPlace, highlight, state,
     center: () => map.getCenter(),
     onClick: (handler) => { clickHandler = handler; },
-    addPin: (latlng, label) => L.circleMarker(latlng, { renderer: svg, radius: 6, color: "#14243b", weight: 2, fill: false }).bindTooltip(label).addTo(overlay),
+    addPin: (latlng, label) => L.circleMarker(latlng, { renderer: svg, radius: 6, color: "#14243b", weight: 2, fill: false }).bindTooltip(asText(label)).addTo(overlay),
     leaflet: () => map,
   };
 })();

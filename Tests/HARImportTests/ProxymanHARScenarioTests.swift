@@ -1,5 +1,5 @@
-import Capture
 import Foundation
+import HARImport
 import HTTPServer
 import JSON
 import Scenarios
@@ -9,7 +9,7 @@ import VietMapClient
 import XCTest
 
 /// A HAR 1.2 file becomes a scenario that validates and reproduces its VietMap exchanges.
-final class ReplayScenarioTests: XCTestCase {
+final class ProxymanHARScenarioTests: XCTestCase {
     static let failingRoute = #"{"license":"vietmap","code":"OK","messages":null,"paths":[{"distance":"1334.6","time":961000}]}"#
     static let route500 = #"{"license":"vietmap","code":"ERROR_UNKNOWN","messages":"internal error","paths":null}"#
     static let placeBody = #"{"display":"Chợ Bến Thành","name":"Chợ Bến Thành","hs_num":"","street":"","address":"","city_id":79,"city":"Hồ Chí Minh","district_id":0,"district":"","ward_id":26743,"ward":"Bến Thành","lat":10.7725,"lng":106.698}"#
@@ -44,17 +44,19 @@ final class ReplayScenarioTests: XCTestCase {
             Self.entry("https://maps.vietmap.vn/api/place/v4?apikey=FIELD-KEY&refid=auto:abc", status: 200,
                        text: Data(Self.placeBody.utf8).base64EncodedString(), encoding: "base64"),
         ])]]
-        let output = try ReplayScenarioBuilder.build(har: Data(JSONSerializer.bytes(har)), name: "field-route", source: "session.har")
-        XCTAssertEqual(output.exchanges, 4)
-        XCTAssertEqual(output.ignored, 2, "another host and a non-endpoint path")
-        XCTAssertEqual(output.notes, [])
-        XCTAssertFalse(output.text.contains("FIELD-KEY"), "the key is not copied")
+        let result = try HARImport.exchanges(fromHAR: Data(JSONSerializer.bytes(har)), options: .init(hosts: HARImport.defaultHosts))
+        XCTAssertEqual(result.exchanges.count, 4)
+        XCTAssertEqual(result.skipped, ["other host": 1, "other path": 1], "another host and a non-endpoint path")
+        XCTAssertEqual(result.otherHosts, ["other.example.com"])
+        let document = try ReplayScenario.document(for: result.exchanges, options: .init(name: "field-route", description: "from session.har"))
+        let text = JSONPrettyPrinter.string(document)
+        XCTAssertFalse(text.contains("FIELD-KEY"), "the key is not copied")
 
         // It validates with the engine's loader…
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(output.text.utf8).write(to: directory.appendingPathComponent("field-route.json"))
+        try Data(text.utf8).write(to: directory.appendingPathComponent("field-route.json"))
         let library = ScenarioLibrary.load(directory: directory)
         XCTAssertEqual(library.issues.map(\.description), [])
         XCTAssertEqual(library.scenarios.map(\.name), ["field-route"])
@@ -106,13 +108,13 @@ final class ReplayScenarioTests: XCTestCase {
         XCTAssertEqual(replayFailure, fieldFailure)
     }
 
-    func testNotAHAROrNothingFromVietMapIsAClearError() {
-        XCTAssertThrowsError(try ReplayScenarioBuilder.build(har: Data("{}".utf8), name: "x", source: "a.har")) { error in
+    func testNotAHAROrNothingFromVietMapIsAClearError() throws {
+        XCTAssertThrowsError(try HARImport.exchanges(fromHAR: Data("{}".utf8))) { error in
             XCTAssertTrue("\(error)".contains("no log.entries"), "\(error)")
         }
         let other: JSONValue = ["log": ["entries": [Self.entry("https://example.com/api/route/v4?point=1,2", status: 200, text: "{}")]]]
-        XCTAssertThrowsError(try ReplayScenarioBuilder.build(har: Data(JSONSerializer.bytes(other)), name: "x", source: "a.har")) { error in
-            XCTAssertTrue("\(error)".contains("no VietMap exchanges"), "\(error)")
-        }
+        let result = try HARImport.exchanges(fromHAR: Data(JSONSerializer.bytes(other)), options: .init(hosts: HARImport.defaultHosts))
+        XCTAssertTrue(result.exchanges.isEmpty)
+        XCTAssertEqual(result.otherHosts, ["example.com"])
     }
 }
