@@ -14,9 +14,9 @@ final class CandidateCache: @unchecked Sendable {
     // @unchecked: every dictionary is only touched under `lock`.
 
     /// Statements whose row ids are kept (young generation; up to twice as many in all).
-    static let statementsPerGeneration = 1_024
+    static let statementsPerGeneration = 512
     /// Places whose records are kept (young generation; up to twice as many in all).
-    static let recordsPerGeneration = 1_024
+    static let recordsPerGeneration = 512
 
     private let lock = NSLock()
     private var youngRows: [String: [Int64]] = [:]
