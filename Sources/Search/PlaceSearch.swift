@@ -89,17 +89,7 @@ public final class PlaceSearch: Sendable {
             var typoReadings = typoReadings(of: readings[0])
             // A word the data lacks ("… cathedrl", a shop's slogan) must not empty the list:
             // the query without one of its words, below every reading that keeps them all.
-            let literal = readings[0]
-            if literal.words.count >= 3 {
-                for index in literal.words.indices.reversed().prefix(4) {
-                    var copy = literal
-                    copy.words.remove(at: index)
-                    copy.understood = true
-                    copy.penalty = Self.droppedWordPenalty
-                    if index == literal.words.count - 1 { copy.lastIsPrefix = false }
-                    typoReadings.append(copy)
-                }
-            }
+            if readings[0].words.count >= 3 { typoReadings += Self.droppedWordReadings(of: readings[0]) }
             if !typoReadings.isEmpty {
                 readings += typoReadings
                 try pool.withConnection { connection in
@@ -112,16 +102,7 @@ public final class PlaceSearch: Sendable {
         // query (the focus rule then ranks it above far-away full matches).
         if let focus = query.focus, readings[0].words.count >= 2,
            !results.contains(where: { $0.complete && ($0.result.distanceMeters ?? .infinity) < Self.nearFocusMeters }) {
-            let literal = readings[0]
-            var partial: [QueryReading] = []
-            for index in literal.words.indices.reversed().prefix(4) {
-                var copy = literal
-                copy.words.remove(at: index)
-                copy.understood = true
-                copy.penalty = Self.droppedWordPenalty
-                if index == literal.words.count - 1 { copy.lastIsPrefix = false }
-                partial.append(copy)
-            }
+            let partial = Self.droppedWordReadings(of: readings[0])
             let cells = Self.cellTokens(around: focus).map { "\"\($0)\"" }.joined(separator: " OR ")
             try pool.withConnection { connection in
                 for reading in partial {
@@ -179,6 +160,19 @@ public final class PlaceSearch: Sendable {
     static let typoPenalty = 0.2
     /// Score taken off a reading without one of the typed words.
     static let droppedWordPenalty = 0.3
+
+    /// The literal reading without one of its last four words each (ranked with a penalty below
+    /// every reading that keeps them all); a dropped last word is no longer a typing prefix.
+    static func droppedWordReadings(of literal: QueryReading) -> [QueryReading] {
+        literal.words.indices.reversed().prefix(4).map { index in
+            var copy = literal
+            copy.words.remove(at: index)
+            copy.understood = true
+            copy.penalty = droppedWordPenalty
+            if index == literal.words.count - 1 { copy.lastIsPrefix = false }
+            return copy
+        }
+    }
 
     /// Runs the candidate stages of every reading.
     private func gather(_ readings: [QueryReading], query: AutocompleteQuery, filter: (String, [SQLiteValue]),
