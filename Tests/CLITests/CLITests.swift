@@ -12,31 +12,12 @@ import FoundationNetworking
 final class CLITests: XCTestCase {
     /// The built executable, next to the test bundle.
     var binary: URL {
-        var dir = Bundle(for: CLITests.self).bundleURL
-        while dir.pathComponents.count > 1 {
-            let candidate = dir.appendingPathComponent("vietmap-sim")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle(for: CLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
+        CLIRunner.executable(besideBundleOf: CLITests.self)
+            ?? Bundle(for: CLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
     }
 
-    struct Outcome { let status: Int32; let stdout: String; let stderr: String }
-
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRunner.Outcome {
+        try CLIRunner.run(binary, arguments, environment: environment)
     }
 
     func testHelpTexts() throws {

@@ -12,13 +12,8 @@ final class CaptureCLITests: XCTestCase {
 
     /// The built executable, next to the test bundle (as in `CLITests`).
     var binary: URL {
-        var dir = Bundle(for: CaptureCLITests.self).bundleURL
-        while dir.pathComponents.count > 1 {
-            let candidate = dir.appendingPathComponent("vietmap-sim")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return Bundle(for: CaptureCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
+        CLIRunner.executable(besideBundleOf: CaptureCLITests.self)
+            ?? Bundle(for: CaptureCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
     }
 
     /// A running `vietmap-sim serve`, its base URL, and what it wrote.
@@ -108,18 +103,9 @@ final class CaptureCLITests: XCTestCase {
         for arguments in [["serve", "--record", "/tmp/x"], ["serve", "--upstream", "live"], ["serve", "--upstream", "ftp://x"],
                           ["serve", "--replay-timing"], ["serve", "--fallback", "live"], ["serve", "--upstream", "http://127.0.0.1:1", "--replay", "/tmp"],
                           ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-timeout", "0.5"]] {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(["VIETMAP_API_KEY": ""]) { $1 }
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = Pipe()
-            try process.run()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 2, "\(arguments): \(stderr)")
-            XCTAssertEqual(stderr.split(separator: "\n").count, 1, "\(arguments): \(stderr)")
+            let outcome = try CLIRunner.run(binary, arguments, environment: ["VIETMAP_API_KEY": ""])
+            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
         }
     }
 }

@@ -105,29 +105,15 @@ enum TestSimulator {
 extension XCTestCase {
     /// The built `vietmap-sim` next to the test bundle (skips when it has not been built).
     func binary() throws -> URL {
-        var directory = Bundle(for: Self.self).bundleURL
-        while directory.pathComponents.count > 1 {
-            let candidate = directory.appendingPathComponent("vietmap-sim")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
+        guard let executable = CLIRunner.executable(besideBundleOf: Self.self) else {
+            throw XCTSkip("the vietmap-sim executable has not been built")
         }
-        throw XCTSkip("the vietmap-sim executable has not been built")
+        return executable
     }
 
     /// Runs the CLI as a user would.
-    func runCLI(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    func runCLI(_ arguments: [String], in directory: URL) throws -> CLIRunner.Outcome {
+        try CLIRunner.run(binary(), arguments, in: directory)
     }
 
     /// A fresh folder removed when the test ends.

@@ -7,28 +7,14 @@ import XCTest
 final class ScenariosCommandTests: XCTestCase {
     /// The built executable next to the test bundle (skips when it has not been built).
     private func binary() throws -> URL {
-        var directory = Bundle(for: Self.self).bundleURL
-        while directory.pathComponents.count > 1 {
-            let candidate = directory.appendingPathComponent("vietmap-sim")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
+        guard let executable = CLIRunner.executable(besideBundleOf: Self.self) else {
+            throw XCTSkip("the vietmap-sim executable has not been built")
         }
-        throw XCTSkip("the vietmap-sim executable has not been built")
+        return executable
     }
 
-    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = TestSimulator.builtInDirectory.deletingLastPathComponent()
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    private func run(_ arguments: [String]) throws -> CLIRunner.Outcome {
+        try CLIRunner.run(binary(), arguments, in: TestSimulator.builtInDirectory.deletingLastPathComponent())
     }
 
     func testValidateTheBuiltInFolder() throws {

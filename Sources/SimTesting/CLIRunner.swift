@@ -1,0 +1,44 @@
+import Foundation
+
+/// The built `vietmap-sim` executable, run as a user runs it, for the CLI tests of every test
+/// target: found next to the test bundle, its exit code and both outputs collected.
+public enum CLIRunner {
+    /// How one run ended.
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The `vietmap-sim` executable in the build folder holding the test bundle of `anchor`;
+    /// nil when it has not been built.
+    public static func executable(besideBundleOf anchor: AnyClass) -> URL? {
+        var directory = Bundle(for: anchor).bundleURL
+        while directory.pathComponents.count > 1 {
+            let candidate = directory.appendingPathComponent("vietmap-sim")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments` (in `directory`, with `environment` added to this
+    /// process's) until it exits.
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
