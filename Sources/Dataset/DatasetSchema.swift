@@ -14,7 +14,7 @@
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 9
+    public static let schemaVersion = 10
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 11
@@ -89,12 +89,18 @@ public enum DatasetSchema {
         CREATE TABLE road_graph(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
         """
 
+    /// The search index, one row: `SearchIndex.serialized()` (places, words and cells in memory
+    /// at start; no SQL on the autocomplete path).
+    public static let createSearchIndex = """
+        CREATE TABLE search_index(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+        """
+
     public static let createIndexes = """
         CREATE INDEX place_kind ON place(kind);
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createSearchIndex, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Search
 import TextFolding
 
 /// Writes the loaded units and places into a fresh database file (one transaction,
@@ -199,6 +200,11 @@ struct DatasetWriter {
         // Merge the FTS b-trees into one: smaller file, faster queries.
         try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")
         try db.execute("INSERT INTO place_name_fts(place_name_fts) VALUES('optimize')")
+        // The in-memory search index, from the place rows and the words exactly as FTS5 tokenized them.
+        let index = try SearchIndex.build(from: db).serialized()
+        let insertIndex = try db.prepare("INSERT INTO search_index(id, data) VALUES (1, ?)")
+        try insertIndex.bind(.blob(index))
+        try insertIndex.run()
         // Statistics for the planner: without them a join of place_fts with place filtered on
         // kind probes the FTS index once per place row (seconds instead of milliseconds).
         try db.execute("ANALYZE")

@@ -13,11 +13,12 @@ final class LazyTypoVocabulary: @unchecked Sendable {
 
     init(databasePath: String) { self.databasePath = databasePath }
 
-    var vocabulary: TypoVocabulary {
+    /// The vocabulary; throws (and is tried again by the next query) when the dataset cannot be read.
+    func vocabulary() throws -> TypoVocabulary {
         lock.lock()
         defer { lock.unlock() }
         if let built { return built }
-        let vocabulary = (try? Database(path: databasePath, mode: .readOnly)).flatMap { try? TypoVocabulary(database: $0) } ?? TypoVocabulary()
+        let vocabulary = try TypoVocabulary(database: Database(path: databasePath, mode: .readOnly))
         built = vocabulary
         return vocabulary
     }
@@ -39,13 +40,6 @@ struct TypoVocabulary: Sendable {
 
     /// Words shorter than this are not corrected into.
     static let minimumWordLength = 4
-
-    /// An empty vocabulary (no corrections), if the index cannot be read.
-    init() {
-        frequency = [:]
-        words = []
-        deletions = [:]
-    }
 
     init(database: Database) throws {
         try database.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.name_vocabulary USING fts5vocab(main, 'place_name_fts', 'row')")

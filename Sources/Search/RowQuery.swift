@@ -1,0 +1,138 @@
+/// A condition on a row of the ``SearchIndex``.
+enum RowCondition {
+    /// Holds one of the words (in one of the columns) of the match.
+    case words(TermIndex.Match)
+    /// Lies in one of these grid cells (sorted).
+    case cells([Int32])
+}
+
+extension SearchIndex {
+    /// Lists merged one row at a time at most this many; more are marked in a bit set.
+    static let mergedListLimit = 4
+    /// A driving condition with more (row, word) pairs than this is answered by a scan of the
+    /// rows in order (its rows are then common enough that the first matches come early).
+    static let markLimit = 4_096
+
+    /// The first `limit` rows (ascending: most important first) meeting every condition and
+    /// `accept` — what `… MATCH 'a b c*' AND <filter> ORDER BY rowid LIMIT n` returned.
+    func firstRows(allOf conditions: [RowCondition], limit: Int, accept: (Int) -> Bool) -> [Int] {
+        guard limit > 0, !conditions.isEmpty else { return [] }
+        let sizes = conditions.map(size)
+        guard let driver = sizes.indices.min(by: { sizes[$0] < sizes[$1] }), sizes[driver] > 0 else { return [] }
+        var out: [Int] = []
+        forEachRow(of: CollectionOfOne(conditions[driver]), size: sizes[driver]) { row in
+            for index in conditions.indices where index != driver {
+                guard holds(row, conditions[index]) else { return true }
+            }
+            guard accept(row) else { return true }
+            out.append(row)
+            return out.count < limit
+        }
+        return out
+    }
+
+    /// The first `limit` rows holding any of the matches and meeting `accept` (a query of words joined by OR).
+    func firstRows(anyOf matches: [TermIndex.Match], limit: Int, accept: (Int) -> Bool) -> [Int] {
+        let conditions = matches.filter { !$0.isEmpty }.map { RowCondition.words($0) }
+        guard limit > 0, !conditions.isEmpty else { return [] }
+        var out: [Int] = []
+        forEachRow(of: conditions, size: conditions.map(size).reduce(0, +)) { row in
+            guard accept(row) else { return true }
+            out.append(row)
+            return out.count < limit
+        }
+        return out
+    }
+
+    /// An upper bound of the rows meeting `condition`.
+    private func size(_ condition: RowCondition) -> Int {
+        switch condition {
+        case .words(let match): return terms.postingCount(match)
+        case .cells(let cells): return cells.reduce(0) { $0 + cellRange($1).count }
+        }
+    }
+
+    @inline(__always)
+    private func holds(_ row: Int, _ condition: RowCondition) -> Bool {
+        switch condition {
+        case .words(let match): return terms.contains(row, match)
+        case .cells(let cells): return cells.contains(places.cell[row])
+        }
+    }
+
+    /// Calls `body` with every row meeting any of `conditions`, ascending, once each, until it returns false.
+    private func forEachRow<C: Collection<RowCondition>>(of conditions: C, size: Int, _ body: (Int) -> Bool) {
+        // The sorted lists: word postings (`postings`) or cell rows (`cellRows`).
+        var wordLists: [Range<Int>] = []
+        var cellLists: [Range<Int>] = []
+        for condition in conditions {
+            switch condition {
+            case .words(let match): terms.lists(match, into: &wordLists)
+            case .cells(let cells): for cell in cells { cellLists.append(cellRange(cell)) }
+            }
+        }
+        let listCount = wordLists.count + cellLists.count
+        if size > Self.markLimit && listCount > Self.mergedListLimit {
+            // Common rows: the first ones in row order come soon.
+            for row in 0..<places.count where conditions.contains(where: { holds(row, $0) }) {
+                guard body(row) else { return }
+            }
+            return
+        }
+        terms.postings.withUnsafeBufferPointer { postings in
+            cellRows.withUnsafeBufferPointer { cellRows in
+                var lists: [UnsafeBufferPointer<UInt32>] = wordLists.map { UnsafeBufferPointer(rebasing: postings[$0]) }
+                lists += cellLists.map { UnsafeBufferPointer(rebasing: cellRows[$0]) }
+                if lists.count == 1 {
+                    for row in lists[0] { guard body(Int(row)) else { return } }
+                } else if lists.count <= Self.mergedListLimit {
+                    // Merge: the smallest head each step; equal heads advance together.
+                    var heads = [Int](repeating: 0, count: lists.count)
+                    while true {
+                        var smallest = UInt32.max
+                        var found = false
+                        for i in 0..<lists.count where heads[i] < lists[i].count {
+                            let value = lists[i][heads[i]]
+                            if !found || value < smallest { smallest = value; found = true }
+                        }
+                        guard found else { return }
+                        for i in 0..<lists.count where heads[i] < lists[i].count && lists[i][heads[i]] == smallest { heads[i] += 1 }
+                        guard body(Int(smallest)) else { return }
+                    }
+                } else {
+                    // Many lists: mark their rows in a bit set, then read it in order.
+                    var bits = [UInt64](repeating: 0, count: (places.count + 63) / 64)
+                    var first = bits.count, last = 0
+                    for list in lists {
+                        for row in list {
+                            let word = Int(row) >> 6
+                            bits[word] |= 1 << UInt64(row & 63)
+                            first = min(first, word)
+                            last = max(last, word)
+                        }
+                    }
+                    guard first <= last else { return }
+                    for word in first...last {
+                        var value = bits[word]
+                        while value != 0 {
+                            let bit = value.trailingZeroBitCount
+                            guard body(word << 6 | bit) else { return }
+                            value &= value - 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The range of `cellRows` holding the rows of `cell`.
+    func cellRange(_ cell: Int32) -> Range<Int> {
+        var low = 0, high = cellKeys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if cellKeys[mid] < cell { low = mid + 1 } else { high = mid }
+        }
+        guard low < cellKeys.count, cellKeys[low] == cell else { return 0..<0 }
+        return Int(cellStart[low])..<Int(cellStart[low + 1])
+    }
+}

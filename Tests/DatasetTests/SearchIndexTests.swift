@@ -1,0 +1,175 @@
+import Dataset
+import Foundation
+@testable import Search
+import SQLiteStore
+import TextFolding
+import XCTest
+
+/// The in-memory search index against the FTS5 tables it replaced, on the default dataset: the
+/// same rows, in the same order, for every kind of candidate statement search used to run.
+final class SearchIndexTests: XCTestCase {
+    static let foci = [Coordinate(lat: 10.7769, lng: 106.7009), Coordinate(lat: 21.0285, lng: 105.8542), Coordinate(lat: 10.7830, lng: 106.6870)]
+
+    /// FTS5 rows of `expression` in `table` with an optional SQL filter, most important first.
+    private func ftsRows(_ db: Database, _ table: String, _ expression: String, filter: String = "", limit: Int = 40) throws -> [Int] {
+        let statement = try db.prepare("SELECT p.id FROM \(table) JOIN place p ON p.id = \(table).rowid WHERE \(table) MATCH ?\(filter) ORDER BY \(table).rowid LIMIT \(limit)")
+        try statement.bind(.text(expression))
+        var rows: [Int] = []
+        while try statement.step() { rows.append(statement.int(0) - 1) }
+        return rows
+    }
+
+    private func quoted(_ words: [String], lastIsPrefix: Bool) -> String {
+        words.enumerated().map { i, w in i == words.count - 1 && lastIsPrefix ? "\"\(w)\"*" : "\"\(w)\"" }.joined(separator: " ")
+    }
+
+    private func conditions(_ index: SearchIndex, _ words: [String], lastIsPrefix: Bool, in columns: TermIndex.Columns) -> [RowCondition] {
+        words.enumerated().map { i, w in .words(index.terms.match(Array(w.utf8), prefix: i == words.count - 1 && lastIsPrefix, in: columns)) }
+    }
+
+    /// Queries: every prefix of the search-quality queries, folded, plus single letters and common words.
+    private func queries() throws -> [[String]] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scripts/search-quality/queries.json")
+        let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [[String: Any]]
+        var out = Set<[String]>()
+        for entry in entries {
+            let text = entry["q"] as! String
+            for end in text.indices.dropFirst() + [text.endIndex] {
+                let words = TextFolding.tokens(String(text[..<end])).map(String.init)
+                if !words.isEmpty { out.insert(words) }
+            }
+        }
+        for letter in "abcdefghijklmnopqrstuvwxyz0123456789" { out.insert([String(letter)]) }
+        for words in [["ph", "n"], ["t", "t"], ["cafe"], ["pho"], ["197", "tran", "p"], ["xyzzy"], ["ba", "d"], ["반미"], ["ресторан"]] { out.insert(words) }
+        return out.sorted { $0.joined(separator: " ") < $1.joined(separator: " ") }
+    }
+
+    func testEveryWordStatementMatchesFTS5() throws {
+        let db = try SharedDataset.open()
+        let index = try SearchIndex.load(from: db)
+        let all = try queries()
+        XCTAssertGreaterThan(all.count, 700)
+        var compared = 0
+        for words in all {
+            for lastIsPrefix in [true, false] {
+                let expression = quoted(words, lastIsPrefix: lastIsPrefix)
+                // Every word in the name.
+                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: .name), limit: 40) { _ in true },
+                               try ftsRows(db, "place_name_fts", "{name} : (\(expression))"), "name: \(expression)")
+                // Every word in name or address; and any word.
+                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: [.name, .address]), limit: 40) { _ in true },
+                               try ftsRows(db, "place_fts", expression), "anywhere: \(expression)")
+                XCTAssertEqual(index.firstRows(anyOf: words.enumerated().map { i, w in
+                    index.terms.match(Array(w.utf8), prefix: lastIsPrefix && i == words.count - 1, in: [.name, .address]) }, limit: 40) { _ in true },
+                               try ftsRows(db, "place_fts", words.enumerated().map { i, w in lastIsPrefix && i == words.count - 1 ? "\"\(w)\"*" : "\"\(w)\"" }.joined(separator: " OR ")),
+                               "any: \(expression)")
+                compared += 3
+            }
+            // Name or kind near each focus (the cell column).
+            for focus in Self.foci {
+                let cells = SearchIndex.cells(around: focus)
+                let cellExpression = cells.map { "\"xq\($0)\"" }.joined(separator: " OR ")
+                let expression = quoted(words, lastIsPrefix: true)
+                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .kind]) + [.cells(cells)], limit: 40) { _ in true },
+                               try ftsRows(db, "place_name_fts", "{name kind} : (\(expression)) AND {cell} : (\(cellExpression))"),
+                               "near \(focus): \(expression)")
+                compared += 1
+            }
+        }
+        print("compared \(compared) statements")
+    }
+
+    func testFiltersMeanWhatTheSQLMeant() throws {
+        let db = try SharedDataset.open()
+        let index = try SearchIndex.load(from: db)
+        let center = Self.foci[0]
+        let cases: [(AutocompleteQuery, String)] = [
+            (AutocompleteQuery(text: "", format: .old), " AND p.scheme IN (0, 2)"),
+            (AutocompleteQuery(text: "", cityId: 1), " AND p.scheme IN (0, 1) AND (p.new_province = 1 OR p.old_province = 1)"),
+            (AutocompleteQuery(text: "", format: .old, districtId: 760), " AND p.scheme IN (0, 2) AND p.old_district = 760"),
+            (AutocompleteQuery(text: "", wardId: 26740), " AND p.scheme IN (0, 1) AND (p.new_ward = 26740 OR p.old_ward = 26740)"),
+            (AutocompleteQuery(text: "", circle: SearchCircle(center: center, radiusMeters: 1500)),
+             " AND p.scheme IN (0, 1) AND p.lat BETWEEN \(center.lat - 1500 / 111_320.0) AND \(center.lat + 1500 / 111_320.0)"
+             + " AND p.lng BETWEEN \(center.lng - 1500 / 111_320.0 / cos(center.lat * .pi / 180)) AND \(center.lng + 1500 / 111_320.0 / cos(center.lat * .pi / 180))"),
+            (AutocompleteQuery(text: "", categories: ["1002-1", "2001_"]),
+             " AND p.scheme IN (0, 1) AND ((',' || p.categories || ',') LIKE '%,1002-1,%' OR (',' || p.categories || ',') LIKE '%,2001_,%')"),
+            (AutocompleteQuery(text: "", layers: [.poi, .ward]), " AND p.scheme IN (0, 1) AND (p.kind = 1 OR p.key LIKE 'admin:%:2:%')"),
+            (AutocompleteQuery(text: "", layers: [.city, .district, .street]), " AND p.scheme IN (0, 1) AND (p.kind = 2 OR p.key LIKE 'admin:%:0:%' OR p.key LIKE 'admin:%:1:%')"),
+            (AutocompleteQuery(text: "", layers: [.village]), " AND 0"),
+        ]
+        for (query, sql) in cases {
+            let filter = PlaceFilter(query)
+            for words in [["a"], ["ph"], ["t"], ["ben", "th"], ["ha", "noi"], ["nguyen"]] {
+                let expression = quoted(words, lastIsPrefix: true)
+                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .address]), limit: 40) {
+                    filter.accepts($0, in: index.places) }, try ftsRows(db, "place_fts", expression, filter: sql), "\(sql): \(expression)")
+            }
+        }
+    }
+
+    func testRecordsAndKeysAreThoseOfThePlaceTable() throws {
+        let db = try SharedDataset.open()
+        let index = try SearchIndex.load(from: db)
+        XCTAssertEqual(index.count, try db.scalarInt("SELECT count(*) FROM place"))
+        let statement = try db.prepare("SELECT id, key, name, hs_num, street, categories, lat, lng, importance, new_ward, old_district, alias_key FROM place WHERE id % 97 = 1")
+        var checked = 0
+        while try statement.step() {
+            let row = statement.int(0) - 1
+            let record = index.places.record(row)
+            XCTAssertEqual(record.key, statement.text(1))
+            XCTAssertEqual(record.name, statement.text(2))
+            XCTAssertEqual(record.houseNumber, statement.text(3))
+            XCTAssertEqual(record.street, statement.text(4))
+            XCTAssertEqual(record.categories.joined(separator: ","), statement.text(5))
+            XCTAssertEqual(record.coordinate, Coordinate(lat: statement.double(6), lng: statement.double(7)))
+            XCTAssertEqual(record.importance, statement.double(8))
+            XCTAssertEqual(record.newWard, statement.int(9))
+            XCTAssertEqual(record.oldDistrict, statement.int(10))
+            XCTAssertEqual(record.aliasKey, statement.text(11))
+            XCTAssertEqual(index.places.row(key: record.key), row)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 300)
+        XCTAssertNil(index.places.row(key: "poi:node/0"))
+        XCTAssertNil(index.places.row(key: ""))
+    }
+
+    func testTheStoredIndexRoundTripsAndADamagedOneIsRefused() throws {
+        let db = try SharedDataset.open()
+        let index = try SearchIndex.load(from: db)
+        let bytes = index.serialized()
+        XCTAssertEqual(try SearchIndex(serialized: bytes).serialized(), bytes)
+        XCTAssertEqual(try SearchIndex.build(from: db).serialized(), bytes, "the stored index is the one the tables give")
+        // Cut short, wrong magic, wrong version, a count pointing past the end, a row number out of range.
+        var damaged: [[UInt8]] = [Array(bytes.prefix(bytes.count / 2)), Array(bytes.dropLast()), [], Array("VMSY".utf8) + bytes.dropFirst(4)]
+        var version = bytes
+        version[4] = 99
+        damaged.append(version)
+        var count = bytes
+        for i in 8..<16 { count[i] = 0xFF }
+        damaged.append(count)
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            var flipped = bytes
+            let i = Int.random(in: 8..<flipped.count, using: &rng)
+            flipped[i] ^= 0xFF
+            damaged.append(flipped)
+        }
+        for (n, blob) in damaged.enumerated() {
+            // A flip inside text or coordinates can still be a consistent index; it must never crash.
+            if n < 6 { XCTAssertThrowsError(try SearchIndex(serialized: blob), "damage \(n)") } else { _ = try? SearchIndex(serialized: blob) }
+        }
+    }
+
+    func testLikeFollowsSQLite() throws {
+        let db = try SharedDataset.open()
+        let cases = [("%,a_c,%", ",x,abc,y,"), ("%,a_c,%", ",x,ac,y,"), ("%,ABC,%", ",abc,"), ("%,é,%", ",É,"), ("%,_,%", ",đ,"),
+                     ("%,1002-1,%", ",1002-1,"), ("%,1002-1,%", ",1002-10,"), ("%%", ""), ("%,%,%", ",,"), ("a%b%c", "aXbYc"), ("a%b%c", "acb")]
+        for (pattern, text) in cases {
+            let statement = try db.prepare("SELECT ? LIKE ?")
+            try statement.bind(.text(text), .text(pattern))
+            XCTAssertTrue(try statement.step())
+            XCTAssertEqual(PlaceFilter.like(Array(pattern.utf8), Array(text.utf8)), statement.int(0) == 1, "\(text) LIKE \(pattern)")
+        }
+    }
+}
