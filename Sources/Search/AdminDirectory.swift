@@ -3,19 +3,25 @@ import SQLiteStore
 /// Every administrative unit of both schemes, loaded once at start-up and shared read-only
 /// by all request threads (a few thousand small values: cheaper than a query per lookup).
 public final class AdminDirectory: Sendable {
-    private struct Key: Hashable { let scheme: Int; let level: Int; let code: Int }
-    private let units: [Key: AdminUnit]
-    /// Units by folded short name ("ben thanh", "1", "ho chi minh"), for reading qualifiers in queries.
-    private let byName: [String: [AdminUnit]]
+    private struct Key: Hashable { let scheme: UInt8; let level: UInt8; let code: Int32 }
+    /// Every unit once; the maps below hold positions in it (a unit is ~100 bytes and its
+    /// names more: stored twice they were most of the directory's memory).
+    private let all: [AdminUnit]
+    private let positions: [Key: Int32]
+    /// Units by folded short name ("ben thanh", "1", "ho chi minh"), for reading qualifiers in
+    /// queries; positions sorted by (scheme, level, code).
+    private let byName: [String: [Int32]]
 
     public init(database: Database) throws {
         let statement = try database.prepare(
-            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng, name_key FROM admin_unit")
+            "SELECT scheme, level, code, name, prefix, full_name, district_code, province_code, lat, lng, name_key FROM admin_unit ORDER BY scheme, level, code")
         let counter = try database.prepare("SELECT count(*) FROM admin_unit")
         let total = try counter.step() ? counter.int(0) : 0
         // Sized once: growing the tables step by step was a fifth of the start-up time.
-        var units: [Key: AdminUnit] = Dictionary(minimumCapacity: total)
-        var byName: [String: [AdminUnit]] = Dictionary(minimumCapacity: total)
+        var all: [AdminUnit] = []
+        all.reserveCapacity(total)
+        var positions: [Key: Int32] = Dictionary(minimumCapacity: total)
+        var byName: [String: [Int32]] = [:]
         while try statement.step() {
             guard let scheme = AddressFormat(rawValue: statement.int(0)),
                   let level = AdminLevel(rawValue: statement.int(1)) else { continue }
@@ -23,29 +29,34 @@ public final class AdminDirectory: Sendable {
                 scheme: scheme, level: level, code: statement.int(2), name: statement.text(3),
                 prefix: statement.text(4), fullName: statement.text(5), districtCode: statement.int(6),
                 provinceCode: statement.int(7), centroid: Coordinate(lat: statement.double(8), lng: statement.double(9)))
-            units[Key(scheme: scheme.rawValue, level: level.rawValue, code: unit.code)] = unit
-            byName[statement.text(10), default: []].append(unit)
+            let position = Int32(all.count)
+            all.append(unit)
+            positions[Self.key(scheme, level, unit.code)] = position
+            byName[statement.text(10), default: []].append(position)
         }
-        self.units = units
-        for name in byName.keys {
-            byName[name]!.sort { ($0.scheme.rawValue, $0.level.rawValue, $0.code) < ($1.scheme.rawValue, $1.level.rawValue, $1.code) }
-        }
+        self.all = all
+        self.positions = positions
         self.byName = byName
+    }
+
+    private static func key(_ scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> Key {
+        Key(scheme: UInt8(scheme.rawValue), level: UInt8(level.rawValue), code: Int32(truncatingIfNeeded: code))
     }
 
     /// Units whose folded short name is `foldedName`, optionally of one level only.
     public func units(named foldedName: String, level: AdminLevel? = nil) -> [AdminUnit] {
-        let all = byName[foldedName] ?? []
-        guard let level else { return all }
-        return all.filter { $0.level == level }
+        guard let found = byName[foldedName] else { return [] }
+        let units = found.map { all[Int($0)] }
+        guard let level else { return units }
+        return units.filter { $0.level == level }
     }
 
     public func unit(_ scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> AdminUnit? {
-        guard code != 0 else { return nil }
-        return units[Key(scheme: scheme.rawValue, level: level.rawValue, code: code)]
+        guard code != 0, Int32(exactly: code) != nil, let position = positions[Self.key(scheme, level, code)] else { return nil }
+        return all[Int(position)]
     }
 
-    public var count: Int { units.count }
+    public var count: Int { all.count }
 
     /// The units a place's address is made of, ward first, province last (VietMap's boundary order).
     public func hierarchy(of place: PlaceRecord, in format: AddressFormat) -> [AdminUnit] {

@@ -32,13 +32,14 @@ struct IndexReader {
         var description: String { "search index: \(reason)" }
     }
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
-    init(_ bytes: [UInt8], magic: String, version: UInt32) throws {
+    /// Reads `bytes`, which must stay valid while the reader is used.
+    init(_ bytes: UnsafeRawBufferPointer, magic: String, version: UInt32) throws {
         self.bytes = bytes
         let expected = Array(magic.utf8)
-        guard bytes.count >= expected.count + 4, Array(bytes[0..<expected.count]) == expected else {
+        guard bytes.count >= expected.count + 4, expected.elementsEqual(bytes[0..<expected.count]) else {
             throw Malformed(reason: "not a search index")
         }
         offset = expected.count
@@ -49,7 +50,7 @@ struct IndexReader {
     mutating func readUInt32() throws -> UInt32 {
         guard offset + 4 <= bytes.count else { throw Malformed(reason: "truncated") }
         var value: UInt32 = 0
-        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[offset..<offset + 4]) }
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4])) }
         offset += 4
         return UInt32(littleEndian: value)
     }
@@ -75,12 +76,12 @@ struct IndexReader {
     private mutating func readArray<A>(elementSize: Int, _ make: (Int, UnsafeRawBufferPointer) -> A) throws -> A {
         guard offset + 8 <= bytes.count else { throw Malformed(reason: "truncated") }
         var raw: UInt64 = 0
-        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes[offset..<offset + 8]) }
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
         offset += 8
         guard let count = Int(exactly: UInt64(littleEndian: raw)) else { throw Malformed(reason: "truncated") }
         let (size, overflow) = count.multipliedReportingOverflow(by: elementSize)
         guard !overflow, size <= bytes.count - offset else { throw Malformed(reason: "truncated") }
-        let result = bytes.withUnsafeBytes { make(count, UnsafeRawBufferPointer(rebasing: $0[offset..<offset + size])) }
+        let result = make(count, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size]))
         offset += size
         return result
     }

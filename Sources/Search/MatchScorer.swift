@@ -68,7 +68,7 @@ struct MatchScorer {
         var kind: [Range<Int>] = []
         /// The address's words, split on first use (most matches never need them).
         private(set) var address: [Range<Int>] = []
-        private var addressSpan: Range<Int> = 0..<0
+        private var addressSpans: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
         private var addressSplit = false
 
         init() {}
@@ -90,14 +90,15 @@ struct MatchScorer {
                 start = i + 1
             }
             Self.split(places.span(row, .kindKey), arena, into: &kind)
-            addressSpan = places.span(row, .addressKey)
+            addressSpans = (places.span(row, .streetKey), places.groupSpan(row))
             addressSplit = false
         }
 
         mutating func addressWords(_ arena: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
             if !addressSplit {
                 address.removeAll(keepingCapacity: true)
-                Self.split(addressSpan, arena, into: &address)
+                Self.split(addressSpans.0, arena, into: &address)
+                Self.split(addressSpans.1, arena, into: &address)
                 addressSplit = true
             }
             return address

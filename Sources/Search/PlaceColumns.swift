@@ -5,9 +5,11 @@ import Foundation
 /// is importance order. Search scores candidates straight from these columns and builds a
 /// ``PlaceRecord`` only for the places it answers with.
 final class PlaceColumns: Sendable {
-    /// The text fields of a row, in arena order.
+    /// The text fields of a row, in arena order. A row's folded address (`place.address_key`)
+    /// is its `streetKey` (a POI's folded house number and street, when the address starts with
+    /// them) followed by its address group: the folded unit names, which thousands of rows share.
     enum Field: Int, CaseIterable {
-        case key, name, houseNumber, street, categories, nameKey, addressKey, kindKey, aliasKey
+        case key, name, houseNumber, street, categories, nameKey, streetKey, kindKey, aliasKey
     }
     static let fieldCount = Field.allCases.count
 
@@ -23,8 +25,12 @@ final class PlaceColumns: Sendable {
     let codes: [Int32]
     /// The row's grid cell (``DatasetSchema/cellToken``'s number).
     let cell: [Int32]
-    /// Start of each text field in `arena`: `fieldCount` per row, then the arena's end.
+    /// Start of each text field in `arena`: `fieldCount` per row, then the end of the last.
     let textStart: [UInt32]
+    /// Each row's address group, and where in `arena` (after the rows' fields) each group's text starts
+    /// (one more start than groups: the arena's end).
+    let addressGroup: [UInt32]
+    let groupStart: [UInt32]
     let arena: [UInt8]
     /// Row numbers sorted by key (for look-ups by key).
     let byKey: [UInt32]
@@ -32,9 +38,25 @@ final class PlaceColumns: Sendable {
     var count: Int { kind.count }
 
     init(kind: [UInt8], scheme: [UInt8], adminLevel: [UInt8], lat: [Double], lng: [Double], importance: [Double],
-         codes: [Int32], cell: [Int32], textStart: [UInt32], arena: [UInt8], byKey: [UInt32]) {
+         codes: [Int32], cell: [Int32], textStart: [UInt32], addressGroup: [UInt32], groupStart: [UInt32], arena: [UInt8], byKey: [UInt32]) {
         (self.kind, self.scheme, self.adminLevel, self.lat, self.lng, self.importance) = (kind, scheme, adminLevel, lat, lng, importance)
         (self.codes, self.cell, self.textStart, self.arena, self.byKey) = (codes, cell, textStart, arena, byKey)
+        (self.addressGroup, self.groupStart) = (addressGroup, groupStart)
+    }
+
+    /// The arena range of row `doc`'s address group text.
+    @inline(__always)
+    func groupSpan(_ doc: Int) -> Range<Int> {
+        let group = Int(addressGroup[doc])
+        return Int(groupStart[group])..<Int(groupStart[group + 1])
+    }
+
+    /// The row's folded address, as the `place` table holds it.
+    func addressKey(_ doc: Int) -> String {
+        let street = text(doc, .streetKey)
+        let range = groupSpan(doc)
+        let group = arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        return street.isEmpty ? group : group.isEmpty ? street : street + " " + group
     }
 
     /// Indexes of a text field in `arena`.
@@ -64,7 +86,7 @@ final class PlaceColumns: Sendable {
             street: text(doc, .street), categories: text(doc, .categories).split(separator: ",").map(String.init),
             coordinate: coordinate(doc), importance: importance[doc],
             newWard: newWard(doc), newProvince: newProvince(doc), oldWard: oldWard(doc), oldDistrict: oldDistrict(doc),
-            oldProvince: oldProvince(doc), nameKey: text(doc, .nameKey), addressKey: text(doc, .addressKey),
+            oldProvince: oldProvince(doc), nameKey: text(doc, .nameKey), addressKey: addressKey(doc),
             kindKey: text(doc, .kindKey), aliasKey: text(doc, .aliasKey))
     }
 

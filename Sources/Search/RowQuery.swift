@@ -8,7 +8,7 @@ enum RowCondition {
 
 extension SearchIndex {
     /// Lists merged one row at a time at most this many; more are marked in a bit set.
-    static let mergedListLimit = 4
+    static let mergedListLimit = 12
     /// A driving condition with more (row, word) pairs than this is answered by a scan of the
     /// rows in order (its rows are then common enough that the first matches come early).
     static let markLimit = 4_096
@@ -20,6 +20,21 @@ extension SearchIndex {
         let sizes = conditions.map(size)
         guard let driver = sizes.indices.min(by: { sizes[$0] < sizes[$1] }), sizes[driver] > 0 else { return [] }
         var out: [Int] = []
+        if sizes[driver] > Self.markLimit && listCount(conditions[driver]) > Self.mergedListLimit {
+            // Every condition is common: scan the rows in order, the cheapest test (cells) first.
+            let order = conditions.indices.sorted { a, b in
+                if case .cells = conditions[a], case .words = conditions[b] { return true }
+                if case .words = conditions[a], case .cells = conditions[b] { return false }
+                return sizes[a] < sizes[b]
+            }
+            rows: for row in 0..<places.count {
+                for index in order where !holds(row, conditions[index]) { continue rows }
+                guard accept(row) else { continue }
+                out.append(row)
+                if out.count == limit { break }
+            }
+            return out
+        }
         forEachRow(of: CollectionOfOne(conditions[driver]), size: sizes[driver]) { row in
             for index in conditions.indices where index != driver {
                 guard holds(row, conditions[index]) else { return true }
@@ -29,6 +44,17 @@ extension SearchIndex {
             return out.count < limit
         }
         return out
+    }
+
+    /// How many sorted lists make up the rows of `condition`.
+    private func listCount(_ condition: RowCondition) -> Int {
+        switch condition {
+        case .words(let match):
+            var lists: [Range<Int>] = []
+            terms.lists(match, into: &lists)
+            return lists.count
+        case .cells(let cells): return cells.count
+        }
     }
 
     /// The first `limit` rows holding any of the matches and meeting `accept` (a query of words joined by OR).

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TextFolding
 
 /// Everything search reads, in memory: the places (``PlaceColumns``), their words
 /// (``TermIndex``) and their grid cells. Built once at import from the dataset's `place` table
@@ -38,9 +39,12 @@ public final class SearchIndex: Sendable {
         return out.sorted()
     }
 
-    init(places: PlaceColumns, terms: TermIndex) {
-        self.places = places
-        self.terms = terms
+    init(places: PlaceColumns, terms: TermIndex, cellKeys: [Int32], cellStart: [UInt32], cellRows: [UInt32]) {
+        (self.places, self.terms, self.cellKeys, self.cellStart, self.cellRows) = (places, terms, cellKeys, cellStart, cellRows)
+    }
+
+    /// An index whose cell lists are made from the places' cells.
+    convenience init(places: PlaceColumns, terms: TermIndex) {
         var pairs = (0..<places.count).map { (cell: places.cell[$0], row: UInt32($0)) }
         pairs.sort { ($0.cell, $0.row) < ($1.cell, $1.row) }
         var keys: [Int32] = [], starts: [UInt32] = [], rows: [UInt32] = []
@@ -53,7 +57,7 @@ public final class SearchIndex: Sendable {
             rows.append(pair.row)
         }
         starts.append(UInt32(pairs.count))
-        (cellKeys, cellStart, cellRows) = (keys, starts, rows)
+        self.init(places: places, terms: terms, cellKeys: keys, cellStart: starts, cellRows: rows)
     }
 
     /// Number of places.
@@ -63,7 +67,7 @@ public final class SearchIndex: Sendable {
 
     static let magic = "VMSX"
     /// Bump when the layout below or the meaning of a column changes.
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 4
 
     /// The index as one blob (see ``IndexWriter``).
     public func serialized() -> [UInt8] {
@@ -71,21 +75,33 @@ public final class SearchIndex: Sendable {
         let p = places
         writer.append(p.kind); writer.append(p.scheme); writer.append(p.adminLevel)
         writer.append(p.lat); writer.append(p.lng); writer.append(p.importance)
-        writer.append(p.codes); writer.append(p.cell); writer.append(p.textStart); writer.append(p.arena); writer.append(p.byKey)
+        writer.append(p.codes); writer.append(p.cell); writer.append(p.textStart); writer.append(p.addressGroup); writer.append(p.groupStart)
+        writer.append(p.arena); writer.append(p.byKey)
         writer.append(terms.vocabulary); writer.append(terms.termStart)
         writer.append(terms.postings); writer.append(terms.rowTerms)
         for column in 0..<TermIndex.columnCount {
-            writer.append(terms.postingStart[column]); writer.append(terms.rowStart[column])
+            writer.append(Array(terms.postingStart(column))); writer.append(Array(terms.rowStart(column)))
         }
+        writer.append(cellKeys); writer.append(cellStart); writer.append(cellRows)
         return writer.bytes
     }
 
     /// Reads ``serialized()``'s blob, checking that its arrays agree with each other.
     public convenience init(serialized bytes: [UInt8]) throws {
+        try self.init(serialized: bytes.withUnsafeBytes { try Self.decode($0) })
+    }
+
+    private convenience init(serialized parts: SearchIndex) {
+        self.init(places: parts.places, terms: parts.terms, cellKeys: parts.cellKeys, cellStart: parts.cellStart, cellRows: parts.cellRows)
+    }
+
+    /// Reads a blob that ``serialized()`` wrote, checking that its arrays agree with each other.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> SearchIndex {
         var r = try IndexReader(bytes, magic: Self.magic, version: Self.formatVersion)
         let kind: [UInt8] = try r.read(), scheme: [UInt8] = try r.read(), adminLevel: [UInt8] = try r.read()
         let lat = try r.readDoubles(), lng = try r.readDoubles(), importance = try r.readDoubles()
         let codes: [Int32] = try r.read(), cell: [Int32] = try r.read(), textStart: [UInt32] = try r.read()
+        let addressGroup: [UInt32] = try r.read(), groupStart: [UInt32] = try r.read()
         let arena: [UInt8] = try r.read(), byKey: [UInt32] = try r.read()
         let vocabulary: [UInt8] = try r.read(), termStart: [UInt32] = try r.read()
         let postings: [UInt32] = try r.read(), rowTerms: [UInt32] = try r.read()
@@ -93,13 +109,17 @@ public final class SearchIndex: Sendable {
         for _ in 0..<TermIndex.columnCount {
             postingStart.append(try r.read()); rowStart.append(try r.read())
         }
+        let cellKeys: [Int32] = try r.read(), cellStart: [UInt32] = try r.read(), cellRows: [UInt32] = try r.read()
         let n = kind.count
         func fail(_ what: String) -> IndexReader.Malformed { IndexReader.Malformed(reason: what) }
         guard r.isAtEnd else { throw fail("trailing bytes") }
-        guard [scheme.count, adminLevel.count, lat.count, lng.count, importance.count, cell.count, byKey.count].allSatisfy({ $0 == n }),
+        guard [scheme.count, adminLevel.count, lat.count, lng.count, importance.count, cell.count, byKey.count, addressGroup.count]
+                .allSatisfy({ $0 == n }),
               codes.count == 5 * n, textStart.count == PlaceColumns.fieldCount * n + 1,
-              textStart.last.map({ Int($0) == arena.count }) ?? false,
+              let groupsFrom = groupStart.first, textStart.last == groupsFrom, groupStart.last.map({ Int($0) == arena.count }) ?? false,
               zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(groupStart, groupStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              addressGroup.allSatisfy({ Int($0) < groupStart.count - 1 }),
               byKey.allSatisfy({ Int($0) < n }) else { throw fail("place columns disagree") }
         let termCount = termStart.count - 1
         guard termCount >= 0, termStart.last.map({ Int($0) == vocabulary.count }) ?? false,
@@ -112,10 +132,15 @@ public final class SearchIndex: Sendable {
                   zip(rowStart[c], rowStart[c].dropFirst()).allSatisfy({ $0 <= $1 })
             else { throw fail("column \(c) disagrees") }
         }
-        self.init(places: PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
-                                       codes: codes, cell: cell, textStart: textStart, arena: arena, byKey: byKey),
+        guard cellStart.count == cellKeys.count + 1, cellStart.first == 0, Int(cellStart.last!) == cellRows.count,
+              zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }), zip(cellKeys, cellKeys.dropFirst()).allSatisfy({ $0 < $1 }),
+              cellRows.allSatisfy({ Int($0) < n }) else { throw fail("cells disagree") }
+        return SearchIndex(places: PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
+                                       codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
+                                       arena: arena, byKey: byKey),
                   terms: TermIndex(vocabulary: vocabulary, termStart: termStart, postingStart: postingStart, postings: postings,
-                                   rowStart: rowStart, rowTerms: rowTerms))
+                                   rowStart: rowStart, rowTerms: rowTerms),
+                  cellKeys: cellKeys, cellStart: cellStart, cellRows: cellRows)
     }
 
     /// Builds the index from a dataset's `place` table and FTS5 tables (place ids must be 1…n).
@@ -124,6 +149,9 @@ public final class SearchIndex: Sendable {
         var kind: [UInt8] = [], scheme: [UInt8] = [], adminLevel: [UInt8] = [], lat: [Double] = [], lng: [Double] = []
         var importance: [Double] = [], codes: [Int32] = [], cell: [Int32] = [], textStart: [UInt32] = [], arena: [UInt8] = []
         var keys: [[UInt8]] = []
+        var addressGroup: [UInt32] = []
+        var groups: [String: UInt32] = [:]
+        var groupTexts: [String] = []
         while try statement.step() {
             guard statement.int64(0) == Int64(kind.count + 1) else {
                 throw IndexReader.Malformed(reason: "place ids are not 1…n")
@@ -142,15 +170,41 @@ public final class SearchIndex: Sendable {
             for column in Int32(11)...15 { codes.append(Int32(clamping: statement.int(column))) }
             cell.append(Self.cell(point))
             keys.append(Array(key.utf8))
+            // The address: a POI's street part, then the unit names many rows share.
+            let addressKey = statement.text(17)
+            var streetKey = ""
+            var group = addressKey
+            if k == PlaceKind.poi.rawValue {
+                let street = TextFolding.fold([statement.text(5), statement.text(6)].filter { !$0.isEmpty }.joined(separator: " "))
+                if !street.isEmpty && addressKey.hasPrefix(street + " ") {
+                    streetKey = street
+                    group = String(addressKey.dropFirst(street.count + 1))
+                }
+            }
+            if let known = groups[group] {
+                addressGroup.append(known)
+            } else {
+                groups[group] = UInt32(groupTexts.count)
+                addressGroup.append(UInt32(groupTexts.count))
+                groupTexts.append(group)
+            }
             // Text fields in ``PlaceColumns/Field`` order.
-            for column: Int32 in [1, 4, 5, 6, 7, 16, 17, 18, 19] {
+            for text in [statement.text(1), statement.text(4), statement.text(5), statement.text(6), statement.text(7), statement.text(16),
+                         streetKey, statement.text(18), statement.text(19)] {
                 textStart.append(UInt32(arena.count))
-                arena += Array(statement.text(column).utf8)
+                arena += Array(text.utf8)
             }
         }
-        textStart.append(UInt32(arena.count))
+        var groupStart: [UInt32] = []
+        for text in groupTexts {
+            groupStart.append(UInt32(arena.count))
+            arena += Array(text.utf8)
+        }
+        groupStart.append(UInt32(arena.count))
+        textStart.append(groupStart.first!)
         let places = PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
-                                  codes: codes, cell: cell, textStart: textStart, arena: arena, byKey: PlaceColumns.keyOrder(keys))
+                                  codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
+                                  arena: arena, byKey: PlaceColumns.keyOrder(keys))
 
         // The words exactly as FTS5 tokenized them.
         var triples: [(term: String, doc: Int, column: TermIndex.Column)] = []
@@ -176,9 +230,11 @@ public final class SearchIndex: Sendable {
     public static func load(from database: Database) throws -> SearchIndex {
         let exists = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_index'")
         if try exists.step(), exists.int(0) > 0 {
+            // Pages through a memory map: the blob is read without a system call per page.
+            try? database.execute("PRAGMA mmap_size = 268435456")
             let statement = try database.prepare("SELECT data FROM search_index WHERE id = 1")
             // (An index of another format version is built anew from the tables.)
-            if try statement.step(), let index = try? SearchIndex(serialized: statement.blob(0)) { return index }
+            if try statement.step(), let index = try? statement.withBlob(0, Self.decode) { return index }
         }
         return try build(from: database)
     }

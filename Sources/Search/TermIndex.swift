@@ -23,20 +23,33 @@ final class TermIndex: Sendable {
     /// Sorted (by bytes) distinct words: word `t` is `vocabulary[termStart[t]..<termStart[t + 1]]`.
     let vocabulary: [UInt8]
     let termStart: [UInt32]
-    /// Per column: the rows of word `t` are `postings[postingStart[c][t]..<postingStart[c][t + 1]]`
-    /// (one array for every column, column after column).
-    let postingStart: [[UInt32]]
+    /// Per column `c`: the rows of word `t` are `postings[postingStarts[c·(T+1) + t]..<postingStarts[c·(T+1) + t + 1]]`
+    /// (T words; one array for every column, column after column).
+    let postingStarts: [UInt32]
     let postings: [UInt32]
-    /// Per column: the words of row `d` (ascending) are `rowTerms[rowStart[c][d]..<rowStart[c][d + 1]]`.
-    let rowStart: [[UInt32]]
+    /// Per column `c`: the words of row `d` (ascending) are `rowTerms[rowStarts[c·(N+1) + d]..<rowStarts[c·(N+1) + d + 1]]` (N rows).
+    let rowStarts: [UInt32]
     let rowTerms: [UInt32]
+    private let rowStride: Int
+
+    /// The posting starts of one column (`termCount + 1` of them).
+    func postingStart(_ column: Int) -> ArraySlice<UInt32> {
+        postingStarts[column * (termCount + 1)..<(column + 1) * (termCount + 1)]
+    }
+
+    /// The row starts of one column (`rows + 1` of them).
+    func rowStart(_ column: Int) -> ArraySlice<UInt32> {
+        rowStarts[column * rowStride..<(column + 1) * rowStride]
+    }
 
     var termCount: Int { termStart.count - 1 }
 
     init(vocabulary: [UInt8], termStart: [UInt32], postingStart: [[UInt32]], postings: [UInt32],
          rowStart: [[UInt32]], rowTerms: [UInt32]) {
-        (self.vocabulary, self.termStart, self.postingStart, self.postings) = (vocabulary, termStart, postingStart, postings)
-        (self.rowStart, self.rowTerms) = (rowStart, rowTerms)
+        (self.vocabulary, self.termStart, self.postings, self.rowTerms) = (vocabulary, termStart, postings, rowTerms)
+        postingStarts = Array(postingStart.joined())
+        rowStarts = Array(rowStart.joined())
+        rowStride = rowStart.first?.count ?? 1
     }
 
     /// The words a query word stands for: `lower..<upper` in the vocabulary, in `columns`.
@@ -67,9 +80,9 @@ final class TermIndex: Sendable {
     func postingCount(_ match: Match) -> Int {
         guard !match.isEmpty else { return 0 }
         var total = 0
-        for column in Column.allCases where match.columns.contains(Columns(rawValue: 1 << column.rawValue)) {
-            let starts = postingStart[column.rawValue]
-            total += Int(starts[match.upper]) - Int(starts[match.lower])
+        for column in 0..<Self.columnCount where match.columns.rawValue & (1 << column) != 0 {
+            let base = column * (termCount + 1)
+            total += Int(postingStarts[base + match.upper]) - Int(postingStarts[base + match.lower])
         }
         return total
     }
@@ -80,8 +93,8 @@ final class TermIndex: Sendable {
         guard !match.isEmpty else { return false }
         return rowTerms.withUnsafeBufferPointer { terms in
             for column in 0..<Self.columnCount where match.columns.rawValue & (1 << column) != 0 {
-                let end = Int(rowStart[column][doc + 1])
-                var i = Int(rowStart[column][doc])
+                let end = Int(rowStarts[column * rowStride + doc + 1])
+                var i = Int(rowStarts[column * rowStride + doc])
                 // A row holds a handful of words: a linear pass beats a binary search.
                 while i < end && Int(terms[i]) < match.lower { i += 1 }
                 if i < end && Int(terms[i]) < match.upper { return true }
@@ -94,9 +107,9 @@ final class TermIndex: Sendable {
     func lists(_ match: Match, into out: inout [Range<Int>]) {
         guard !match.isEmpty else { return }
         for column in 0..<Self.columnCount where match.columns.rawValue & (1 << column) != 0 {
-            let starts = postingStart[column]
-            for term in match.lower..<match.upper where starts[term] < starts[term + 1] {
-                out.append(Int(starts[term])..<Int(starts[term + 1]))
+            let base = column * (termCount + 1)
+            for term in base + match.lower..<base + match.upper where postingStarts[term] < postingStarts[term + 1] {
+                out.append(Int(postingStarts[term])..<Int(postingStarts[term + 1]))
             }
         }
     }
@@ -108,7 +121,8 @@ final class TermIndex: Sendable {
 
     /// How many rows hold word `term` in `column`.
     func rowCount(_ term: Int, in column: Column) -> Int {
-        Int(postingStart[column.rawValue][term + 1]) - Int(postingStart[column.rawValue][term])
+        let base = column.rawValue * (termCount + 1)
+        return Int(postingStarts[base + term + 1]) - Int(postingStarts[base + term])
     }
 
     private func lowerBound(_ word: [UInt8]) -> Int {

@@ -34,9 +34,10 @@ struct TypoVocabulary: Sendable {
     private let frequency: [String: Int]
     /// The words, indexed by `deletions`.
     private let words: [String]
-    /// Hash of a word with one letter deleted (or of the word itself) → indexes into `words`
-    /// (hashes, not strings, keep the map small; candidates are verified with ``isOneEdit(_:_:)``).
-    private let deletions: [Int: [Int32]]
+    /// (hash of a word with one letter deleted, or of the word itself; index into `words`),
+    /// sorted: hashes, not strings, and one flat array keep it small (a map of arrays was 2 MB);
+    /// candidates are verified with ``isOneEdit(_:_:)``.
+    private let deletions: [(hash: Int, word: Int32)]
 
     /// Words shorter than this are not corrected into.
     static let minimumWordLength = 4
@@ -52,10 +53,11 @@ struct TypoVocabulary: Sendable {
             frequency[term] = statement.int(1)
         }
         let words = frequency.keys.sorted()
-        var deletions: [Int: [Int32]] = [:]
+        var deletions: [(hash: Int, word: Int32)] = []
         for (index, word) in words.enumerated() {
-            for key in Self.deletionKeys(word) { deletions[key.hashValue, default: []].append(Int32(index)) }
+            for key in Self.deletionKeys(word) { deletions.append((key.hashValue, Int32(index))) }
         }
+        deletions.sort { ($0.hash, $0.word) < ($1.hash, $1.word) }
         self.frequency = frequency
         self.words = words
         self.deletions = deletions
@@ -77,8 +79,14 @@ struct TypoVocabulary: Sendable {
     func corrections(of word: String, limit: Int) -> [String] {
         var found = Set<String>()
         for key in Self.deletionKeys(word) {
-            for index in deletions[key.hashValue] ?? [] {
-                let candidate = words[Int(index)]
+            let hash = key.hashValue
+            var low = 0, high = deletions.count
+            while low < high {
+                let mid = (low + high) / 2
+                if deletions[mid].hash < hash { low = mid + 1 } else { high = mid }
+            }
+            for entry in deletions[low...].prefix(while: { $0.hash == hash }) {
+                let candidate = words[Int(entry.word)]
                 if candidate != word && Self.isOneEdit(word, candidate) { found.insert(candidate) }
             }
         }

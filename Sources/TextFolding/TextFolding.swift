@@ -30,6 +30,11 @@ public enum TextFolding {
 
     /// Matching key: ASCII-ish lower case without diacritics, words separated by single spaces.
     public static func fold(_ text: String) -> String {
+        foldASCII(text) ?? foldScalars(text)
+    }
+
+    /// `fold` by Unicode scalars (any text).
+    static func foldScalars(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars {
@@ -58,6 +63,38 @@ public enum TextFolding {
         }
         Self.unifyFinalY(&out)
         return String(out)
+    }
+
+    /// `fold` of an ASCII-only text (what most typed queries are), without Unicode normalisation;
+    /// `nil` for any other text.
+    private static func foldASCII(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                let mapped: UInt8
+                switch byte {
+                case 0x41...0x5A: mapped = byte + 32
+                case 0x61...0x7A, 0x30...0x39: mapped = byte
+                default:
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace { unifyFinalY(&out); out.append(0x20); pendingSpace = false }
+                out.append(mapped)
+            }
+            unifyFinalY(&out)
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// `unifyFinalY` on ASCII bytes.
+    private static func unifyFinalY(_ out: inout [UInt8]) {
+        guard out.count >= 2, out[out.count - 1] == UInt8(ascii: "y"), iyConsonants.contains(UInt32(out[out.count - 2])) else { return }
+        out[out.count - 1] = UInt8(ascii: "i")
     }
 
     /// Consonants after which a word-final "y" and "i" are spelling variants ("Sỹ"/"Sĩ",

@@ -111,7 +111,7 @@ final class SearchIndexTests: XCTestCase {
         let db = try SharedDataset.open()
         let index = try SearchIndex.load(from: db)
         XCTAssertEqual(index.count, try db.scalarInt("SELECT count(*) FROM place"))
-        let statement = try db.prepare("SELECT id, key, name, hs_num, street, categories, lat, lng, importance, new_ward, old_district, alias_key FROM place WHERE id % 97 = 1")
+        let statement = try db.prepare("SELECT id, key, name, hs_num, street, categories, lat, lng, importance, new_ward, old_district, alias_key, address_key, name_key, kind_key FROM place WHERE id % 97 = 1 OR (kind = 1 AND street != '')")
         var checked = 0
         while try statement.step() {
             let row = statement.int(0) - 1
@@ -126,10 +126,13 @@ final class SearchIndexTests: XCTestCase {
             XCTAssertEqual(record.newWard, statement.int(9))
             XCTAssertEqual(record.oldDistrict, statement.int(10))
             XCTAssertEqual(record.aliasKey, statement.text(11))
+            XCTAssertEqual(record.addressKey, statement.text(12), "the address rebuilt from street and group")
+            XCTAssertEqual(record.nameKey, statement.text(13))
+            XCTAssertEqual(record.kindKey, statement.text(14))
             XCTAssertEqual(index.places.row(key: record.key), row)
             checked += 1
         }
-        XCTAssertGreaterThan(checked, 300)
+        XCTAssertGreaterThan(checked, 3_000)
         XCTAssertNil(index.places.row(key: "poi:node/0"))
         XCTAssertNil(index.places.row(key: ""))
     }

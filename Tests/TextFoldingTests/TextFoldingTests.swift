@@ -1,5 +1,5 @@
 import XCTest
-import TextFolding
+@testable import TextFolding
 
 final class TextFoldingTests: XCTestCase {
     func testAccentsToneAndCaseFoldToTheSameKey() {
@@ -37,5 +37,16 @@ final class TextFoldingTests: XCTestCase {
         XCTAssertEqual(TextFolding.clean("Ðồng  Khởi"), "Đồng Khởi")
         XCTAssertEqual(TextFolding.clean("Nha\u{300}"), "Nhà")
         XCTAssertEqual(TextFolding.clean("  a \n b "), "a b")
+    }
+
+    func testTheASCIIPathFoldsAsTheUnicodePath() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbByYiIzZ09 .,/-_'\"\t\n!~yky sy ly") + ["\u{7F}", "\u{1}"]
+        for _ in 0..<5_000 {
+            let text = String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+            XCTAssertEqual(TextFolding.fold(text), TextFolding.foldScalars(text), "\(text.debugDescription)")
+        }
+        XCTAssertEqual(TextFolding.fold("Ly Tu Trong, Q.1"), "li tu trong q 1")
+        XCTAssertEqual(TextFolding.fold("  "), "")
     }
 }
