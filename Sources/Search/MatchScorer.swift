@@ -59,67 +59,101 @@ struct MatchScorer {
         var complete: Bool
     }
 
-    /// The words of one candidate's folded keys, as ranges of the arena; one value reused for
+    /// The words of one candidate's folded keys, as ranges of the arena; one buffer reused for
     /// every candidate of a request (no allocation per candidate).
-    struct PlaceWords {
-        /// The name's words, then each other name's; `nameEnds[i]` ends name `i`.
-        var names: [Range<Int>] = []
-        var nameEnds: [Int] = []
-        var kind: [Range<Int>] = []
+    final class PlaceWords {
+        /// Word `i` is `arena[start[i]..<end[i]]`.
+        private(set) var start: UnsafeMutablePointer<Int32>
+        private(set) var end: UnsafeMutablePointer<Int32>
+        private var capacity = 256
+        private(set) var count = 0
+        /// The name's words, then each other name's: name `i` ends at word `nameEnds[i]`.
+        private(set) var nameEnds: [Int] = []
+        /// The kind's words.
+        private(set) var kind: Range<Int> = 0..<0
         /// The address's words, split on first use (most matches never need them).
-        private(set) var address: [Range<Int>] = []
+        private var address: Range<Int>?
         private var addressSpans: (Range<Int>, Range<Int>) = (0..<0, 0..<0)
-        private var addressSplit = false
 
-        init() {}
+        init() {
+            start = .allocate(capacity: capacity)
+            end = .allocate(capacity: capacity)
+        }
 
-        mutating func load(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>) {
-            names.removeAll(keepingCapacity: true)
+        deinit {
+            start.deallocate()
+            end.deallocate()
+        }
+
+        func load(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>) {
+            count = 0
             nameEnds.removeAll(keepingCapacity: true)
-            kind.removeAll(keepingCapacity: true)
-            Self.split(places.span(row, .nameKey), arena, into: &names)
-            nameEnds.append(names.count)
+            split(places.span(row, .nameKey), arena)
+            nameEnds.append(count)
             // Other names: "|"-separated; empty ones are skipped.
             let aliases = places.span(row, .aliasKey)
-            var start = aliases.lowerBound
+            var from = aliases.lowerBound
             for i in aliases.lowerBound...aliases.upperBound where i == aliases.upperBound || arena[i] == UInt8(ascii: "|") {
-                if i > start {
-                    Self.split(start..<i, arena, into: &names)
-                    nameEnds.append(names.count)
+                if i > from {
+                    split(from..<i, arena)
+                    nameEnds.append(count)
                 }
-                start = i + 1
+                from = i + 1
             }
-            Self.split(places.span(row, .kindKey), arena, into: &kind)
+            let kindStart = count
+            split(places.span(row, .kindKey), arena)
+            kind = kindStart..<count
             addressSpans = (places.span(row, .streetKey), places.groupSpan(row))
-            addressSplit = false
+            address = nil
         }
 
-        mutating func addressWords(_ arena: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-            if !addressSplit {
-                address.removeAll(keepingCapacity: true)
-                Self.split(addressSpans.0, arena, into: &address)
-                Self.split(addressSpans.1, arena, into: &address)
-                addressSplit = true
-            }
-            return address
+        func addressWords(_ arena: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+            if let address { return address }
+            let from = count
+            split(addressSpans.0, arena)
+            split(addressSpans.1, arena)
+            address = from..<count
+            return from..<count
         }
 
-        /// The space-separated words of `span`, empty ones skipped.
-        static func split(_ span: Range<Int>, _ arena: UnsafeBufferPointer<UInt8>, into out: inout [Range<Int>]) {
-            var start = span.lowerBound
-            for i in span.lowerBound...span.upperBound where i == span.upperBound || arena[i] == UInt8(ascii: " ") {
-                if i > start { out.append(start..<i) }
-                start = i + 1
+        /// Appends the space-separated words of `span`, empty ones skipped.
+        private func split(_ span: Range<Int>, _ arena: UnsafeBufferPointer<UInt8>) {
+            var from = span.lowerBound
+            var i = span.lowerBound
+            while i <= span.upperBound {
+                if i == span.upperBound || arena[i] == UInt8(ascii: " ") {
+                    if i > from { append(from, i) }
+                    from = i + 1
+                }
+                i += 1
             }
+        }
+
+        @inline(__always)
+        private func append(_ from: Int, _ to: Int) {
+            if count == capacity { grow() }
+            start[count] = Int32(truncatingIfNeeded: from)
+            end[count] = Int32(truncatingIfNeeded: to)
+            count += 1
+        }
+
+        private func grow() {
+            let bigger = capacity * 2
+            let newStart = UnsafeMutablePointer<Int32>.allocate(capacity: bigger), newEnd = UnsafeMutablePointer<Int32>.allocate(capacity: bigger)
+            newStart.update(from: start, count: count)
+            newEnd.update(from: end, count: count)
+            start.deallocate()
+            end.deallocate()
+            (start, end, capacity) = (newStart, newEnd, bigger)
         }
     }
 
     /// The best score of row `row` under its name or any other name (`words` loaded for it).
-    func score(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>, words: inout PlaceWords) -> Score {
+    func score(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>, words: PlaceWords) -> Score {
         query.withUnsafeBufferPointer { query in
-            var best = score(row, places, arena, query, name: 0..<words.nameEnds[0], words: &words)
+            var best = score(row, places, arena, query, name: 0..<words.nameEnds[0], words: words)
             for i in words.nameEnds.indices.dropFirst() {
-                let s = score(row, places, arena, query, name: words.nameEnds[i - 1]..<words.nameEnds[i], words: &words)
+                let s = score(row, places, arena, query, name: words.nameEnds[i - 1]..<words.nameEnds[i], words: words)
                 if s.value > best.value { best = s }
             }
             return best
@@ -128,15 +162,29 @@ struct MatchScorer {
 
     /// The score of the row as if its name were `words.names[name]` (its name or one of its other names).
     private func score(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>, _ query: UnsafeBufferPointer<UInt8>,
-                       name allName: Range<Int>, words: inout PlaceWords) -> Score {
-        @inline(__always) func equal(_ a: Range<Int>, _ q: Range<Int>) -> Bool {
-            a.count == q.count && memcmp(arena.baseAddress! + a.lowerBound, query.baseAddress! + q.lowerBound, q.count) == 0
+                       name allName: Range<Int>, words: PlaceWords) -> Score {
+        let bytes = arena.baseAddress!, typed = query.baseAddress!
+        @inline(__always) func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+            var i = 0
+            while i < n {
+                if a[i] != b[i] { return false }
+                i += 1
+            }
+            return true
         }
-        @inline(__always) func starts(_ a: Range<Int>, _ q: Range<Int>) -> Bool {
-            a.count >= q.count && memcmp(arena.baseAddress! + a.lowerBound, query.baseAddress! + q.lowerBound, q.count) == 0
+        /// Word `w` of the place equals query word `q`.
+        @inline(__always) func equal(_ w: Int, _ q: Range<Int>) -> Bool {
+            let from = Int(words.start[w]), count = Int(words.end[w]) - from
+            return count == q.count && same(bytes + from, typed + q.lowerBound, count)
         }
-        @inline(__always) func equal(_ a: Range<Int>, _ word: [UInt8]) -> Bool {
-            a.count == word.count && word.withUnsafeBufferPointer { memcmp(arena.baseAddress! + a.lowerBound, $0.baseAddress!, a.count) == 0 }
+        /// Word `w` of the place starts with query word `q`.
+        @inline(__always) func starts(_ w: Int, _ q: Range<Int>) -> Bool {
+            let from = Int(words.start[w]), count = Int(words.end[w]) - from
+            return count >= q.count && same(bytes + from, typed + q.lowerBound, q.count)
+        }
+        @inline(__always) func equal(_ w: Int, _ word: [UInt8]) -> Bool {
+            let from = Int(words.start[w]), count = Int(words.end[w]) - from
+            return count == word.count && word.withUnsafeBufferPointer { same(bytes + from, $0.baseAddress!, count) }
         }
         let kindOfPlace = places.kind[row]
         var name = allName
@@ -145,7 +193,7 @@ struct MatchScorer {
             var longest: Int?
             for (index, prefix) in Self.adminPrefixes.enumerated()
             where prefix.count <= name.count && prefix.count > (longest.map { Self.adminPrefixes[$0].count } ?? 0) {
-                if zip(name.lowerBound..<name.lowerBound + prefix.count, prefix).allSatisfy({ equal(words.names[$0], $1) }) {
+                if zip(name.lowerBound..<name.lowerBound + prefix.count, prefix).allSatisfy({ equal($0, $1) }) {
                     longest = index
                 }
             }
@@ -159,9 +207,8 @@ struct MatchScorer {
             let isLast = i == queryCount - 1
             var best = 0.0
             for n in name {
-                let word = words.names[n]
-                if equal(word, q) { best = 1; break }
-                if starts(word, q) { best = max(best, isLast ? 0.9 : 0.5) }
+                if equal(n, q) { best = 1; break }
+                if starts(n, q) { best = max(best, isLast ? 0.9 : 0.5) }
             }
             matchedInName += best
             if best < 0.9, !words.kind.isEmpty {
@@ -187,13 +234,13 @@ struct MatchScorer {
         var tightness = nameCount == 0 ? 0 : min(1, matchedInName / Double(nameCount))
         var startsWith = 0.0
         if nameCount > 0, let q = queryWords.first {
-            let first = words.names[name.lowerBound]
+            let first = name.lowerBound
             if equal(first, q) || (queryCount == 1 && starts(first, q)) { startsWith = 1 }
         }
         var houseNumberBonus = 0.0
         if kindOfPlace == UInt8(PlaceKind.address.rawValue), nameCount > 0 {
-            let number = words.names[name.lowerBound]
-            if number.count > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(arena[number.lowerBound]),
+            let number = name.lowerBound
+            if words.end[number] > words.start[number], (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(arena[Int(words.start[number])]),
                queryWords.contains(where: { equal(number, $0) }) {
                 houseNumberBonus = 0.1
             }

@@ -261,7 +261,7 @@ public final class PlaceSearch: Sendable {
                                                isKindQuery: !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains)))
             ranking.unitKeys.append(reading.units.map { Array(Self.key(of: $0).utf8) })
         }
-        var words = MatchScorer.PlaceWords()
+        let words = MatchScorer.PlaceWords()
         places.arena.withUnsafeBufferPointer { arena in
             for (i, row) in candidates.rows.enumerated() {
                 if i == ranking.entries.count {
@@ -288,7 +288,7 @@ public final class PlaceSearch: Sendable {
                             value += MatchScorer.proximityWeight * exp(-distance! / MatchScorer.proximityScaleMeters)
                         }
                     } else {
-                        let score = ranking.scorers[r].score(row, places, arena, words: &words)
+                        let score = ranking.scorers[r].score(row, places, arena, words: words)
                         (value, coverage, distance, complete) = (score.value, score.coverage, score.distance, score.complete)
                         if reading.understood { value -= 0.01 + reading.penalty }
                         // Every word as typed is in the name: above readings that had to reinterpret
