@@ -66,18 +66,42 @@ public enum DatasetIntegrity {
         return .intact
     }
 
-    /// CRC-32 of the file with bytes 60–63 counted as zero.
+    /// CRC-32 of the file with bytes 60–63 counted as zero: its halves on two threads, combined.
     private static func checksum(fd: Int32, path: String) throws -> UInt32 {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the dataset: \(String(cString: strerror(errno)))") }
+        let size = Int(status.st_size)
+        let parts = size >= 8 << 20 ? 2 : 1
+        let partSize = (size + parts - 1) / parts
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(crc: UInt, error: Int32)>.allocate(capacity: parts)
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let from = part * partSize
+            results[part] = checksum(fd: fd, from: from, to: min(size, from + partSize))
+        }
+        var crc = crc32(0, nil, 0)
+        for part in 0..<parts {
+            if results[part].error != 0 {
+                throw failure(path, "cannot read the dataset: \(String(cString: strerror(results[part].error)))")
+            }
+            let length = min(size, (part + 1) * partSize) - part * partSize
+            crc = part == 0 ? results[part].crc : crc32_combine(crc, results[part].crc, off_t(length))
+        }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+
+    /// CRC-32 of bytes `from..<to` of the file (bytes 60–63 as zero), or the `errno` of a failed read.
+    private static func checksum(fd: Int32, from: Int, to: Int) -> (crc: UInt, error: Int32) {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var crc = crc32(0, nil, 0)
-        var offset = 0
-        while true {
-            let count = pread(fd, buffer.baseAddress, chunk, off_t(offset))
+        var offset = from
+        while offset < to {
+            let count = pread(fd, buffer.baseAddress, min(chunk, to - offset), off_t(offset))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(path, "cannot read the dataset: \(String(cString: strerror(errno)))")
+                return (crc, errno)
             }
             if count == 0 { break }
             if offset == 0 && count >= checksumOffset + 4 {
@@ -86,7 +110,7 @@ public enum DatasetIntegrity {
             crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count))
             offset += count
         }
-        return UInt32(truncatingIfNeeded: crc)
+        return (crc, 0)
     }
 
     /// The fallback for unsealed files: `PRAGMA quick_check` through the SQLite library.

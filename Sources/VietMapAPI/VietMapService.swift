@@ -72,7 +72,13 @@ public final class VietMapService: Sendable {
                             errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog,
                             responseCacheBytes: Int = VietMapService.defaultResponseCacheBytes) throws {
         let lease = try DatasetLease(path: databasePath)
-        self.init(search: try PlaceSearch(databasePath: databasePath), roadGraph: try RoadGraphStore.load(databasePath: databasePath),
+        // The road graph loads on another thread while search loads here (start-up time).
+        nonisolated(unsafe) var graph: Result<RoadGraph?, any Error> = .success(nil)
+        let loading = DispatchGroup()
+        DispatchQueue.global().async(group: loading) { graph = Result { try RoadGraphStore.load(databasePath: databasePath) } }
+        let search = Result { try PlaceSearch(databasePath: databasePath) }
+        loading.wait()
+        self.init(search: try search.get(), roadGraph: try graph.get(),
                   apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease,
                   errorLog: errorLog, responseCacheBytes: responseCacheBytes)
     }
