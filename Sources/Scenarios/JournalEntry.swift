@@ -5,8 +5,9 @@ import JSON
 /// One request as the journal saw it: arrival, what the app sent (API key redacted), what
 /// the scenario engine did and what went back.
 public struct JournalEntry: Sendable {
-    /// Increases by one per request since the engine started (not reset by `clear`).
-    public let sequence: Int
+    /// Increases by one per request since the engine started (not reset by `clear`); assigned
+    /// by `RequestJournal.record`.
+    public internal(set) var sequence: Int
     /// Wall-clock arrival time.
     public let timestamp: Date
     /// Arrival in milliseconds since the engine started (monotonic clock): compare these to

@@ -11,14 +11,16 @@ struct RequestParameters {
     /// Empty values count as absent, as the JS SDK sends `focus=` with nothing.
     func string(_ names: String...) -> String? {
         for name in names {
-            if let value = query.all(name).first(where: { !$0.isEmpty }) { return value }
+            for item in query.items where item.name == name && !item.value.isEmpty { return item.value }
         }
         return nil
     }
 
     func required(_ names: String...) throws(APIError) -> String {
         for name in names {
-            if let value = query.all(name).first(where: { $0.contains(where: { !$0.isWhitespace }) }) { return value }
+            for item in query.items where item.name == name && item.value.contains(where: { !$0.isWhitespace }) {
+                return item.value
+            }
         }
         throw .invalidRequest("missing required parameter '\(names[0])'")
     }
