@@ -131,7 +131,7 @@ public final class VietMapService: Sendable {
         do throws(APIError) {
             switch endpoint {
             case .autocomplete, .place:
-                let body = Data(JSONSerializer.bytes(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters)))
+                let body = Data(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters))
                 if let cacheKey { cache.store(body, for: cacheKey) }
                 return Self.json(body, status: 200)
             case .route:
