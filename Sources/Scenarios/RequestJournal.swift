@@ -38,7 +38,7 @@ public final class RequestJournal: @unchecked Sendable {
     /// Adds `entry` (its `sequence` is assigned here) and returns the sequence number.
     func record(_ entry: JournalEntry) -> Int {
         var entry = entry
-        return lock.withLock {
+        let sequence = lock.withLock {
             let sequence = nextSequence
             nextSequence += 1
             entry.sequence = sequence
@@ -46,11 +46,13 @@ public final class RequestJournal: @unchecked Sendable {
                 storage.append(entry)
             } else {
                 bodyBytesHeld -= storage[head].responseBody?.count ?? 0
-                storage[head] = entry
+                // The entry that leaves the ring ends up in `entry`, released after the lock.
+                swap(&storage[head], &entry)
                 head = (head + 1) % capacity
             }
             return sequence
         }
+        return sequence
     }
 
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
