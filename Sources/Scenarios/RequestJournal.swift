@@ -63,11 +63,14 @@ public final class RequestJournal: @unchecked Sendable {
                   headers: [(name: String, value: String)] = [], transport: TransportBehaviour = .normal) {
         // Everything that does not need the lock is prepared before taking it.
         let contentType = contentType.map { $0.utf8.count <= 256 ? $0 : String($0.prefix(256)) }
+        // Usually the fields are few and short: shared as they are, picked when read.
+        let shareable = headers.count <= 16 && headers.allSatisfy { $0.name.utf8.count <= 64 && $0.value.utf8.count <= 256 }
         var kept: [(name: String, value: String)] = []
-        for header in headers where kept.count < 16 && (ReplayScenario.isReplayed(header.name)
-                                                        || Self.sameName(header.name, "content-length")) {
-            kept.append((header.name.utf8.count <= 64 ? header.name : String(header.name.prefix(64)),
-                         header.value.utf8.count <= 256 ? header.value : String(header.value.prefix(256))))
+        if !shareable {
+            for header in headers where kept.count < 16 && JournalEntry.keepsHeader(header.name) {
+                kept.append((header.name.utf8.count <= 64 ? header.name : String(header.name.prefix(64)),
+                             header.value.utf8.count <= 256 ? header.value : String(header.value.prefix(256))))
+            }
         }
         let keptBody = body.count <= Self.bodyLimit ? body : Data(body.prefix(Self.bodyLimit))
         lock.withLock {
@@ -77,7 +80,8 @@ public final class RequestJournal: @unchecked Sendable {
             if let note { storage[index].note = note }
             storage[index].responseBodyBytes = body.count
             storage[index].responseContentType = contentType
-            storage[index].responseHeaders = kept
+            storage[index].storedHeaders = shareable ? headers : kept
+            storage[index].storedHeadersAreKept = !shareable
             storage[index].responseTransport = transport
             let kept = keptBody
             guard !kept.isEmpty, kept.count <= bodyBudget else { return }
