@@ -59,7 +59,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
 
     /// ASCII case-insensitive comparison (header names are ASCII tokens).
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { x, y in
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
     }

@@ -34,9 +34,9 @@ public struct HTTPRequest: Sendable {
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         let pathPart: Substring
         let rawQuery: Substring
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             pathPart = target[..<mark]
-            rawQuery = target[target.index(after: mark)...]
+            rawQuery = target[target.utf8.index(after: mark)...]
         } else {
             pathPart = target[...]
             rawQuery = ""

@@ -5,36 +5,37 @@ enum PercentDecoding {
         case invalidUTF8
     }
 
-    /// Strictly decodes `component`: every `%` must start a two-hex-digit escape and
-    /// the decoded bytes must be valid UTF-8. `plusIsSpace` turns `+` into a space
-    /// (form encoding, used for query strings).
-    static func decodeStrict(_ component: Substring, plusIsSpace: Bool) throws(Failure) -> String {
-        let utf8 = component.utf8
-        // Fast path: nothing to decode.
-        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
-            return String(component)
+    /// Strictly decodes `bytes` (valid UTF-8 apart from the escapes: a slice of a `String`'s
+    /// bytes cut at ASCII delimiters): every `%` must start a two-hex-digit escape and the
+    /// decoded bytes must be valid UTF-8. `plusIsSpace` turns `+` into a space (form
+    /// encoding, used for query strings).
+    static func decodeStrict(bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> Result<String, Failure> {
+        var needsDecoding = false
+        for byte in bytes where byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) {
+            needsDecoding = true
+            break
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
+        // Fast path: nothing to decode.
+        if !needsDecoding { return .success(String(decoding: bytes, as: UTF8.self)) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
-                let first = utf8.index(after: index)
-                guard first != utf8.endIndex else { throw .invalidEscape }
-                let second = utf8.index(after: first)
-                guard second != utf8.endIndex,
-                      let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
-                else { throw .invalidEscape }
-                bytes.append(high << 4 | low)
-                index = utf8.index(after: second)
+                guard index + 2 < count,
+                      let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                else { return .failure(.invalidEscape) }
+                decoded.append(high << 4 | low)
+                index += 3
                 continue
             }
-            bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index = utf8.index(after: index)
+            decoded.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
         }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-        return decoded
+        guard let string = String(validating: decoded, as: UTF8.self) else { return .failure(.invalidUTF8) }
+        return .success(string)
     }
 
     /// Leniently decodes a path: valid `%XX` escapes are decoded, anything else is kept

@@ -29,21 +29,50 @@ public struct QueryParameters: Sendable, Equatable {
     /// Parses a raw query (without the leading `?`): `&`-separated `name=value` pairs,
     /// `+` means space, `%XX` escapes must be valid and decode to UTF-8.
     /// Empty pairs (`a=1&&b=2`) are skipped; a pair without `=` has the value `""`.
+    /// Works on the UTF-8 bytes: `&`, `=`, `%` and `+` are ASCII, so they never occur inside
+    /// a multi-byte character.
     public init(parsing rawQuery: String) throws(QueryParseError) {
-        var items: [(name: String, value: String)] = []
-        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let name: Substring
-            let value: Substring
-            if let equals = pair.firstIndex(of: "=") {
-                name = pair[..<equals]
-                value = pair[pair.index(after: equals)...]
-            } else {
-                name = pair
-                value = ""
-            }
-            items.append((try Self.decode(name), try Self.decode(value)))
+        var query = rawQuery
+        let parsed = query.withUTF8 { Self.parse($0) }
+        switch parsed {
+        case .success(let items): self.items = items
+        case .failure(let error): throw error
         }
-        self.items = items
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[(name: String, value: String)], QueryParseError> {
+        var items: [(name: String, value: String)] = []
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            var end = start
+            var equals = -1
+            while end < count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "&") { break }
+                if byte == UInt8(ascii: "="), equals < 0 { equals = end }
+                end += 1
+            }
+            if end > start {
+                let nameEnd = equals >= 0 ? equals : end
+                let name: String, value: String
+                switch decode(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])) {
+                case .success(let decoded): name = decoded
+                case .failure(let error): return .failure(error)
+                }
+                if equals >= 0 {
+                    switch decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end])) {
+                    case .success(let decoded): value = decoded
+                    case .failure(let error): return .failure(error)
+                    }
+                } else {
+                    value = ""
+                }
+                items.append((name, value))
+            }
+            start = end + 1
+        }
+        return .success(items)
     }
 
     /// The value of the first parameter called `name`.
@@ -73,14 +102,11 @@ public struct QueryParameters: Sendable, Equatable {
         lhs.items.elementsEqual(rhs.items) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    private static func decode(_ component: Substring) throws(QueryParseError) -> String {
-        do {
-            return try PercentDecoding.decodeStrict(component, plusIsSpace: true)
-        } catch {
-            switch error {
-            case .invalidEscape: throw .invalidPercentEscape(component: String(component))
-            case .invalidUTF8: throw .invalidUTF8(component: String(component))
-            }
+    private static func decode(_ component: UnsafeBufferPointer<UInt8>) -> Result<String, QueryParseError> {
+        switch PercentDecoding.decodeStrict(bytes: component, plusIsSpace: true) {
+        case .success(let decoded): return .success(decoded)
+        case .failure(.invalidEscape): return .failure(.invalidPercentEscape(component: String(decoding: component, as: UTF8.self)))
+        case .failure(.invalidUTF8): return .failure(.invalidUTF8(component: String(decoding: component, as: UTF8.self)))
         }
     }
 }

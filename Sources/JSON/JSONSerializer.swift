@@ -50,25 +50,38 @@ public enum JSONSerializer {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copy them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: s.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in s.utf8 {
+        var s = s  // withUTF8 gives native strings' bytes in place
+        s.withUTF8 { writeEscaped($0, into: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` with `"`, `\\` and control characters escaped, copying runs that need no
+    /// escaping whole (most strings are a single run).
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var runStart = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30,
+                                        hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]])
             }
+            index += 1
+            runStart = index
         }
-        out.append(UInt8(ascii: "\""))
+        if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
     }
 }

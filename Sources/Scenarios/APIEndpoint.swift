@@ -9,7 +9,7 @@ public enum APIEndpoint: String, Sendable, CaseIterable {
 
     /// The endpoint of a request path (a trailing `/` is ignored, as the simulator does).
     public init(path: String) {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let trimmed = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? String(path.dropLast()) : path
         switch trimmed {
         case "/api/autocomplete/v4": self = .autocomplete
         case "/api/place/v4": self = .place

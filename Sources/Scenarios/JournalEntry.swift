@@ -5,8 +5,9 @@ import JSON
 /// One request as the journal saw it: arrival, what the app sent (API key redacted), what
 /// the scenario engine did and what went back.
 public struct JournalEntry: Sendable {
-    /// Increases by one per request since the engine started (not reset by `clear`).
-    public let sequence: Int
+    /// Increases by one per request since the engine started (not reset by `clear`); assigned
+    /// by `RequestJournal.record`.
+    public internal(set) var sequence: Int
     /// Wall-clock arrival time.
     public let timestamp: Date
     /// Arrival in milliseconds since the engine started (monotonic clock): compare these to
@@ -49,8 +50,23 @@ public struct JournalEntry: Sendable {
     public internal(set) var responseBodyBytes: Int?
     /// The response's `Content-Type`.
     public internal(set) var responseContentType: String?
-    /// The response headers a replay needs (`ReplayScenario.replayedHeaders`), as sent.
-    public internal(set) var responseHeaders: [(name: String, value: String)] = []
+    /// The response headers a replay needs (`ReplayScenario.replayedHeaders`, `Content-Length`),
+    /// as sent: at most 16, names cut to 64 and values to 256 characters.
+    public var responseHeaders: [(name: String, value: String)] {
+        guard !storedHeadersAreKept else { return storedHeaders }
+        return Array(storedHeaders.filter { JournalEntry.keepsHeader($0.name) }.prefix(16))
+    }
+
+    /// The response's header fields: either all of them, shared with the response (when there are
+    /// at most 16, each within the length limits: the kept ones are picked when read), or the kept
+    /// ones already picked and cut (`storedHeadersAreKept`).
+    var storedHeaders: [(name: String, value: String)] = []
+    var storedHeadersAreKept = true
+
+    /// Whether `responseHeaders` keeps a header called `name`.
+    static func keepsHeader(_ name: String) -> Bool {
+        ReplayScenario.isReplayed(name) || RequestJournal.sameName(name, "content-length")
+    }
     /// Whether `query` lost parameters or characters to the journal's limits (the `apikey` aside).
     public internal(set) var queryCut = false
     /// How the answer went out (truncated, dribbled, …); nil while pending.

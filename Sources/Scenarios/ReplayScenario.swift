@@ -213,8 +213,22 @@ public enum ReplayScenario {
     }
 
     static func isReplayed(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return replayedHeaders.contains { $0.lowercased() == lower } || lower.hasPrefix("x-ratelimit-") || lower.hasPrefix("ratelimit")
+        if replayedHeaders.contains(where: { RequestJournal.sameName($0, name) }) { return true }
+        return hasPrefixIgnoringCase(name, "x-ratelimit-") || hasPrefixIgnoringCase(name, "ratelimit")
+    }
+
+    /// Whether `name` starts with the lowercase ASCII `prefix`, in any case.
+    private static func hasPrefixIgnoringCase(_ name: String, _ prefix: StaticString) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count >= prefix.utf8CodeUnitCount else { return false }
+        var index = utf8.startIndex
+        for offset in 0..<prefix.utf8CodeUnitCount {
+            let byte = utf8[index]
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lower != prefix.utf8Start[offset] { return false }
+            index = utf8.index(after: index)
+        }
+        return true
     }
 
     private static func isValidHeader(name: String, value: String) -> Bool {

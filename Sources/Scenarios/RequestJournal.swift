@@ -35,21 +35,24 @@ public final class RequestJournal: @unchecked Sendable {
         self.bodyBudget = max(0, bodyBudget)
     }
 
-    /// Adds an entry (its `sequence` is assigned here) and returns the sequence number.
-    func record(_ make: (Int) -> JournalEntry) -> Int {
-        lock.withLock {
+    /// Adds `entry` (its `sequence` is assigned here) and returns the sequence number.
+    func record(_ entry: JournalEntry) -> Int {
+        var entry = entry
+        let sequence = lock.withLock {
             let sequence = nextSequence
             nextSequence += 1
-            let entry = make(sequence)
+            entry.sequence = sequence
             if storage.count < capacity {
                 storage.append(entry)
             } else {
                 bodyBytesHeld -= storage[head].responseBody?.count ?? 0
-                storage[head] = entry
+                // The entry that leaves the ring ends up in `entry`, released after the lock.
+                swap(&storage[head], &entry)
                 head = (head + 1) % capacity
             }
             return sequence
         }
+        return sequence
     }
 
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
@@ -58,17 +61,29 @@ public final class RequestJournal: @unchecked Sendable {
     func complete(sequence: Int, status: Int, latencyMilliseconds: Double, note: String?,
                   body: Data = Data(), contentType: String? = nil,
                   headers: [(name: String, value: String)] = [], transport: TransportBehaviour = .normal) {
+        // Everything that does not need the lock is prepared before taking it.
+        let contentType = contentType.map { $0.utf8.count <= 256 ? $0 : String($0.prefix(256)) }
+        // Usually the fields are few and short: shared as they are, picked when read.
+        let shareable = headers.count <= 16 && headers.allSatisfy { $0.name.utf8.count <= 64 && $0.value.utf8.count <= 256 }
+        var kept: [(name: String, value: String)] = []
+        if !shareable {
+            for header in headers where kept.count < 16 && JournalEntry.keepsHeader(header.name) {
+                kept.append((header.name.utf8.count <= 64 ? header.name : String(header.name.prefix(64)),
+                             header.value.utf8.count <= 256 ? header.value : String(header.value.prefix(256))))
+            }
+        }
+        let keptBody = body.count <= Self.bodyLimit ? body : Data(body.prefix(Self.bodyLimit))
         lock.withLock {
             guard let index = index(of: sequence) else { return }
             storage[index].status = status
             storage[index].latencyMilliseconds = latencyMilliseconds
             if let note { storage[index].note = note }
             storage[index].responseBodyBytes = body.count
-            storage[index].responseContentType = contentType.map { $0.utf8.count <= 256 ? $0 : String($0.prefix(256)) }
-            storage[index].responseHeaders = headers.filter { ReplayScenario.isReplayed($0.name) || $0.name.lowercased() == "content-length" }.prefix(16)
-                .map { (String($0.name.prefix(64)), String($0.value.prefix(256))) }
+            storage[index].responseContentType = contentType
+            storage[index].storedHeaders = shareable ? headers : kept
+            storage[index].storedHeadersAreKept = !shareable
             storage[index].responseTransport = transport
-            let kept = body.prefix(Self.bodyLimit)
+            let kept = keptBody
             guard !kept.isEmpty, kept.count <= bodyBudget else { return }
             while bodyBytesHeld + kept.count > bodyBudget, bodyOrderStart < bodyOrder.count {
                 let oldest = bodyOrder[bodyOrderStart]
@@ -83,7 +98,7 @@ public final class RequestJournal: @unchecked Sendable {
                 bodyOrderStart = 0
             }
             // A body within the limit is shared, not copied (Data is copy-on-write).
-            storage[index].responseBody = kept.count == body.count ? body : Data(kept)
+            storage[index].responseBody = kept
             bodyBytesHeld += kept.count
             bodyOrder.append(sequence)
             // Small bodies never reach the budget, so nothing above drops their sequence numbers;
@@ -92,6 +107,13 @@ public final class RequestJournal: @unchecked Sendable {
                 bodyOrder = bodyOrder[bodyOrderStart...].filter { self.index(of: $0).map { storage[$0].responseBody != nil } ?? false }
                 bodyOrderStart = 0
             }
+        }
+    }
+
+    /// ASCII case-insensitive equality of header names, without allocating.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
     }
 

@@ -253,26 +253,33 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// journal entry first, so a client that got the answer finds it journaled.
     private func finish(_ response: HTTPResponse, delay: Int, sequence: Int, arrival: UInt64, note: String?,
                         reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let send: @Sendable () -> Void = { [self] in
-            let status: Int
-            switch response.transport {
-            case .closeWithoutResponse, .reset: status = 0
-            default: status = response.status
-            }
-            let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
-            // An inner handler that answered from its fallback says so in this header (Capture).
-            let fallback = response.headers["X-VietMap-Sim-Fallback"].map { "fallback: " + $0 }
-            journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
-                             note: [note, fallback].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
-                             body: response.body, contentType: response.headers["Content-Type"],
-                             headers: response.headers.fields, transport: response.transport)
-            reply(response)
-        }
         if delay > 0 {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay), execute: send)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
+                send(response, sequence: sequence, arrival: arrival, note: note, reply: reply)
+            }
         } else {
-            send()
+            send(response, sequence: sequence, arrival: arrival, note: note, reply: reply)
         }
+    }
+
+    /// Completes the journal entry of `response`, then sends it.
+    private func send(_ response: HTTPResponse, sequence: Int, arrival: UInt64, note: String?,
+                      reply: @Sendable (HTTPResponse) -> Void) {
+        let status: Int
+        switch response.transport {
+        case .closeWithoutResponse, .reset: status = 0
+        default: status = response.status
+        }
+        let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
+        // An inner handler that answered from its fallback says so in this header (Capture).
+        var remark = note
+        if let fallback = response.headers["X-VietMap-Sim-Fallback"] {
+            remark = [note, "fallback: " + fallback].compactMap { $0 }.joined(separator: "; ")
+        }
+        journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
+                         note: remark?.nilIfEmpty, body: response.body, contentType: response.headers["Content-Type"],
+                         headers: response.headers.fields, transport: response.transport)
+        reply(response)
     }
 
     /// Longest path or parameter value the journal keeps (characters).
@@ -291,6 +298,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         // their total stays within `journalQueryLimit`, so a client sending huge URLs cannot make
         // the journal hold gigabytes (10,000 entries × a few KB at most).
         var query: [JournalEntry.QueryItem] = []
+        query.reserveCapacity(request.query.items.count)
         var kept = 0
         var cut = false
         for item in request.query.items {
@@ -301,17 +309,14 @@ public final class ScenarioEngine: @unchecked Sendable {
             guard kept <= Self.journalQueryLimit else { cut = true; break }
             query.append(entry)
         }
-        let arrivalMilliseconds = uptimeMilliseconds(arrival)
-        return journal.record { sequence in
-            var entry = JournalEntry(sequence: sequence, timestamp: Date(), arrivalMilliseconds: arrivalMilliseconds,
-                         method: request.method, path: Self.journalValue(request.path), endpoint: endpoint, query: query,
-                         scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
-                         rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
-                         delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,
-                         status: nil, latencyMilliseconds: nil, note: nil)
-            entry.queryCut = cut
-            return entry
-        }
+        var entry = JournalEntry(sequence: 0, timestamp: Date(), arrivalMilliseconds: uptimeMilliseconds(arrival),
+                                 method: request.method, path: Self.journalValue(request.path), endpoint: endpoint, query: query,
+                                 scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,
+                                 rule: decision?.ruleLabel, step: decision?.step, state: decision?.state,
+                                 delayMilliseconds: decision.map(\.delayMilliseconds), fault: decision?.action.faultLabel,
+                                 status: nil, latencyMilliseconds: nil, note: nil)
+        entry.queryCut = cut
+        return journal.record(entry)
     }
 }
 

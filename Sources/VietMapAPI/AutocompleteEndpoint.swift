@@ -21,7 +21,7 @@ struct AutocompleteEndpoint {
         case new = 1, old = 2, asInput = 3, newWithOld = 5, oldWithNew = 6
     }
 
-    func respond(_ parameters: RequestParameters) throws(APIError) -> JSONValue {
+    func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
         let text = try parameters.required("text")
         let displayType: DisplayType
         if let raw = try parameters.integer("display_type", "displayType") {
@@ -78,7 +78,7 @@ struct AutocompleteEndpoint {
             throw APIError.internalFailure(error)
         }
         let withVariant = displayType == .newWithOld || displayType == .oldWithNew
-        return .array(results.map { renderer.searchItem($0, format: format, withVariant: withVariant) })
+        return renderer.searchItems(results, format: format, withVariant: withVariant)
     }
 
     /// display_type=3: old format when the text names a pre-2025 unit ("Quận 5", "Phường 4",

@@ -6,7 +6,7 @@ struct PlaceEndpoint {
     let search: PlaceSearch
     let renderer: ResponseRenderer
 
-    func respond(_ parameters: RequestParameters) throws(APIError) -> JSONValue {
+    func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
         let text = try parameters.required("refid", "refId", "ref_id")
         guard let refID = RefID(decoding: text) else { throw .notFound("unknown refid") }
         let place: PlaceRecord?

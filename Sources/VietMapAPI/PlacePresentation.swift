@@ -17,7 +17,9 @@ struct PlacePresentation {
 
     /// "197 Trần Phú" or "" when the place has no house number/street.
     var streetLine: String {
-        [place.houseNumber, place.street].filter { !$0.isEmpty }.joined(separator: " ")
+        if place.houseNumber.isEmpty { return place.street }
+        if place.street.isEmpty { return place.houseNumber }
+        return place.houseNumber + " " + place.street
     }
 
     /// What autocomplete shows as `name`.
@@ -25,15 +27,28 @@ struct PlacePresentation {
 
     /// Autocomplete `address`: the admin part (plus the street line for POIs), no spaces after commas.
     var address: String {
-        var parts: [String] = []
-        if place.kind == .poi, !streetLine.isEmpty { parts.append(streetLine) }
-        let parents = place.kind == .admin ? Array(units.dropFirst()) : units
-        parts += parents.map(\.fullName)
-        return parts.joined(separator: ",")
+        var address = ""
+        var first = true
+        if place.kind == .poi {
+            let line = streetLine
+            if !line.isEmpty {
+                address = line
+                first = false
+            }
+        }
+        for unit in place.kind == .admin ? units.dropFirst() : units[...] {
+            if !first { address += "," }
+            address += unit.fullName
+            first = false
+        }
+        return address
     }
 
     /// Autocomplete `display`: name, a space, the address.
-    var display: String { address.isEmpty ? name : name + " " + address }
+    var display: String { display(address: address) }
+
+    /// `display` when `address` is already at hand.
+    func display(address: String) -> String { address.isEmpty ? name : name + " " + address }
 
     func unit(_ level: AdminLevel) -> AdminUnit? { units.first { $0.level == level } }
 

@@ -20,9 +20,14 @@ public struct RefID: Sendable, Equatable {
     static let acceptedPrefixes = ["auto:", "geocode:"]
 
     public var encoded: String {
-        var plain: [UInt8] = [Self.version, UInt8(format.rawValue)] + Array(key.utf8)
+        var plain: [UInt8] = []
+        plain.reserveCapacity(key.utf8.count + 4)
+        plain.append(Self.version)
+        plain.append(UInt8(format.rawValue))
+        plain.append(contentsOf: key.utf8)
         let check = Self.checksum(plain)
-        plain += [UInt8(check >> 8), UInt8(check & 0xFF)]
+        plain.append(UInt8(check >> 8))
+        plain.append(UInt8(check & 0xFF))
         let scrambled = Self.scramble(plain)
         return "auto:" + Self.base64URL(scrambled)
     }
@@ -68,9 +73,11 @@ public struct RefID: Sendable, Equatable {
         return bits >= 6 ? nil : out
     }
 
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// Base64 with the URL-safe alphabet and no padding (RFC 4648 §5).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let alphabet = base64Alphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var i = 0

@@ -11,21 +11,23 @@ struct RequestParameters {
     /// Empty values count as absent, as the JS SDK sends `focus=` with nothing.
     func string(_ names: String...) -> String? {
         for name in names {
-            if let value = query.all(name).first(where: { !$0.isEmpty }) { return value }
+            for item in query.items where item.name == name && !item.value.isEmpty { return item.value }
         }
         return nil
     }
 
     func required(_ names: String...) throws(APIError) -> String {
         for name in names {
-            if let value = query.all(name).first(where: { $0.contains(where: { !$0.isWhitespace }) }) { return value }
+            for item in query.items where item.name == name && item.value.contains(where: { !$0.isWhitespace }) {
+                return item.value
+            }
         }
         throw .invalidRequest("missing required parameter '\(names[0])'")
     }
 
     func integer(_ names: String...) throws(APIError) -> Int? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = Int(Self.trimmed(text)) else {
             throw .invalidRequest("parameter '\(names[0])' must be an integer, got '\(text.prefix(40))'")
         }
         return value
@@ -33,7 +35,7 @@ struct RequestParameters {
 
     func number(_ names: String...) throws(APIError) -> Double? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+        guard let value = Double(Self.trimmed(text)), value.isFinite else {
             throw .invalidRequest("parameter '\(names[0])' must be a number, got '\(text.prefix(40))'")
         }
         return value
@@ -56,6 +58,16 @@ struct RequestParameters {
             items.append(item)
         }
         return items
+    }
+
+    /// `text` without surrounding whitespace (`CharacterSet.whitespaces`); no copy when there is none.
+    static func trimmed(_ text: String) -> Substring {
+        // Fast path: ASCII ends that are no space or tab have nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
+           first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            return text[...]
+        }
+        return Substring(text.trimmingCharacters(in: .whitespaces))
     }
 
     func coordinate(_ names: String...) throws(APIError) -> Coordinate? {

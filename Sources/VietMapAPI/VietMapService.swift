@@ -100,15 +100,21 @@ public final class VietMapService: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         var response = route(request)
         let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1_000
-        let fraction = String(micros % 1_000)
-        let timing = "app;dur=\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        let fraction = micros % 1_000
+        var timing = "app;dur=\(micros / 1_000)."
+        if fraction < 100 { timing += fraction < 10 ? "00" : "0" }
+        timing += String(fraction)
         // A route's search adds its own metric: "app;dur=0.812, search;desc=\"settled 1234\"".
-        response.headers.set("Server-Timing", [timing, response.headers["Server-Timing"]].compactMap { $0 }.joined(separator: ", "))
+        if let inner = response.headers["Server-Timing"] {
+            response.headers.set("Server-Timing", timing + ", " + inner)
+        } else {
+            response.headers.add("Server-Timing", timing)
+        }
         return response
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        let path = request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        let path = request.path.utf8.count > 1 && request.path.utf8.last == UInt8(ascii: "/") ? String(request.path.dropLast()) : request.path
         guard let endpoint = Endpoint(rawValue: path) else {
             return Self.error(.notFound("no such endpoint: \(request.path.prefix(200))"))
         }
@@ -131,7 +137,7 @@ public final class VietMapService: Sendable {
         do throws(APIError) {
             switch endpoint {
             case .autocomplete, .place:
-                let body = Data(JSONSerializer.bytes(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters)))
+                let body = Data(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters))
                 if let cacheKey { cache.store(body, for: cacheKey) }
                 return Self.json(body, status: 200)
             case .route:
@@ -157,11 +163,16 @@ public final class VietMapService: Sendable {
     }
 
     static func json(_ body: Data, status: Int) -> HTTPResponse {
-        var response = HTTPResponse.json(body, status: status)
         // The live 401 carries no CORS header (browsers then report "Failed to fetch").
-        if status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
-        return response
+        HTTPResponse(status: status, headers: status == 401 ? jsonHeaders : corsJSONHeaders, body: body)
     }
+
+    private static let jsonHeaders = HTTPResponse.json(Data()).headers
+    private static let corsJSONHeaders: HTTPHeaders = {
+        var headers = jsonHeaders
+        headers.set("Access-Control-Allow-Origin", "*")
+        return headers
+    }()
 
     /// Route errors come in the route envelope, the others as `{"code","message"}`.
     static func error(_ error: APIError, for endpoint: Endpoint? = nil) -> HTTPResponse {

@@ -27,6 +27,15 @@ final class QueryParametersTests: XCTestCase {
         XCTAssertTrue(try QueryParameters(parsing: "").isEmpty)
     }
 
+    /// The query is split on its bytes: unescaped UTF-8 passes through, and a combining mark
+    /// after `&` or `=` (one Character with it) does not hide the delimiter.
+    func testRawUTF8AndDelimitersBeforeCombiningMarks() throws {
+        let query = try QueryParameters(parsing: "text=Nhà thờ&\u{301}x=\u{301}1")
+        XCTAssertEqual(query.first("text"), "Nhà thờ")
+        XCTAssertEqual(query.first("\u{301}x"), "\u{301}1")
+        XCTAssertEqual(query.items.count, 2)
+    }
+
     func testAliases() throws {
         let query = try QueryParameters(parsing: "displayType=5&display_type=1")
         XCTAssertEqual(query.first(anyOf: ["display_type", "displayType"]), "5")

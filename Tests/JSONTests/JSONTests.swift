@@ -18,6 +18,35 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00 \u0110""#), .string("😀 Đ"))
     }
 
+    /// The writer's bytes equal the serializer's for the same document: nesting, commas,
+    /// escapes (runs before, between and after escaped bytes), numbers and null.
+    func testWriterMatchesSerializer() throws {
+        let document: JSONValue = [
+            "a": .string("x\"y\\z\u{1F}\t end"), "empty": .array([]),
+            "items": .array([.object(JSONObject([("n", .number(2194.4)), ("i", .integer(-7)), ("z", .null)])), .string("")]),
+            "nested": .object(JSONObject([("o", .object(JSONObject([]))), ("v", .bool(true))])),
+        ]
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("a"); writer.string("x\"y\\z\u{1F}\t end")
+        writer.key("empty"); writer.beginArray(); writer.endArray()
+        writer.key("items"); writer.beginArray()
+        writer.beginObject()
+        writer.key("n"); writer.number(2194.4)
+        writer.key("i"); writer.integer(-7)
+        writer.key("z"); writer.null()
+        writer.endObject()
+        writer.string("")
+        writer.endArray()
+        writer.key("nested"); writer.beginObject()
+        writer.key("o"); writer.beginObject(); writer.endObject()
+        writer.key("v"); writer.value(.bool(true))
+        writer.endObject()
+        writer.endObject()
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), JSONSerializer.string(document))
+        XCTAssertEqual(JSONSerializer.string(.string("\u{1F}\"")), #""\u001f\"""#)
+    }
+
     func testNumbers() throws {
         XCTAssertEqual(JSONSerializer.string(.number(0.06911172534949989)), "0.06911172534949989")
         XCTAssertEqual(JSONSerializer.string(.number(12)), "12")
