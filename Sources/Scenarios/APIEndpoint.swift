@@ -17,4 +17,14 @@ public enum APIEndpoint: String, Sendable, CaseIterable {
         default: self = .other
         }
     }
+
+    /// The endpoint's path ("" for `other`).
+    public var path: String {
+        switch self {
+        case .autocomplete: return "/api/autocomplete/v4"
+        case .place: return "/api/place/v4"
+        case .route: return "/api/route/v4"
+        case .other: return ""
+        }
+    }
 }

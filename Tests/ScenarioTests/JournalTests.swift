@@ -32,6 +32,24 @@ final class JournalTests: XCTestCase {
         XCTAssertNil(journal.entries().last?.scenario)
     }
 
+    func testTheQueryIsKeptExactlyInItsPackedForm() throws {
+        let engine = builtInEngine()
+        let server = try startServer(engine)
+        // Empty, one byte, lengths around the 127/128 boundary of the packed lengths, Vietnamese,
+        // repeated names, an empty name.
+        let values = ["", "x", String(repeating: "b", count: 127), String(repeating: "c", count: 128), "Bến Thành đ", "200"]
+        let query = values.map { "text=" + $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }.joined(separator: "&")
+        _ = try get(server, "/api/autocomplete/v4?apikey=k&\(query)&=v&cats=1002-1")
+        let entry = try XCTUnwrap(engine.journal.entries().last)
+        XCTAssertEqual(entry.query.map(\.name), ["apikey"] + Array(repeating: "text", count: values.count) + ["", "cats"])
+        XCTAssertEqual(entry.query.map(\.value), ["***"] + values + ["v", "1002-1"])
+        XCTAssertEqual(entry.value(of: "cats"), "1002-1")
+        XCTAssertEqual(entry.path, "/api/autocomplete/v4")
+        XCTAssertFalse(entry.queryCut)
+        XCTAssertNil(entry.scenario)
+        XCTAssertNil(entry.fault)
+    }
+
     func testHugeRequestsAreJournalledCut() throws {
         let engine = builtInEngine()
         let server = try startServer(engine)
