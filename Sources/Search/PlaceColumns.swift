@@ -86,8 +86,7 @@ final class PlaceColumns: Sendable {
             street: text(doc, .street), categories: text(doc, .categories).split(separator: ",").map(String.init),
             coordinate: coordinate(doc), importance: importance[doc],
             newWard: newWard(doc), newProvince: newProvince(doc), oldWard: oldWard(doc), oldDistrict: oldDistrict(doc),
-            oldProvince: oldProvince(doc), nameKey: text(doc, .nameKey), addressKey: addressKey(doc),
-            kindKey: text(doc, .kindKey), aliasKey: text(doc, .aliasKey))
+            oldProvince: oldProvince(doc))
     }
 
     /// Whether the row's text field equals `bytes`.

@@ -31,18 +31,12 @@ public struct PlaceRecord: Sendable, Equatable {
     public var oldWard: Int
     public var oldDistrict: Int
     public var oldProvince: Int
-    /// The folded name (`TextFolding.fold(name)`), for ranking.
-    public var nameKey: String
-    /// The folded address words of both formats, for ranking.
-    public var addressKey: String
-    /// Folded words for the place's kind ("ca phe cafe coffee"), "" for most non-POIs.
-    public var kindKey: String = ""
-    /// The place's other names (English, alt, old, official, short), folded, separated by "|".
-    public var aliasKey: String = ""
+    // (The folded keys search ranks by — name, address, kind, other names — stay in the index:
+    // `PlaceColumns` gives them.)
 
     /// Whether this place can be written in `format` (admin units only in their own scheme).
     public func exists(in format: AddressFormat) -> Bool { scheme == nil || scheme == format }
 
-    /// The SELECT list that `init(statement:)` reads, in order.
+    /// The SELECT list that `SearchIndex.build(from:)` reads, in order.
     static let columns = "p.id, p.key, p.kind, p.scheme, p.name, p.hs_num, p.street, p.categories, p.lat, p.lng, p.importance, p.new_ward, p.new_province, p.old_ward, p.old_district, p.old_province, p.name_key, p.address_key, p.kind_key, p.alias_key"
 }

@@ -125,10 +125,10 @@ final class SearchIndexTests: XCTestCase {
             XCTAssertEqual(record.importance, statement.double(8))
             XCTAssertEqual(record.newWard, statement.int(9))
             XCTAssertEqual(record.oldDistrict, statement.int(10))
-            XCTAssertEqual(record.aliasKey, statement.text(11))
-            XCTAssertEqual(record.addressKey, statement.text(12), "the address rebuilt from street and group")
-            XCTAssertEqual(record.nameKey, statement.text(13))
-            XCTAssertEqual(record.kindKey, statement.text(14))
+            XCTAssertEqual(index.places.text(row, .aliasKey), statement.text(11))
+            XCTAssertEqual(index.places.addressKey(row), statement.text(12), "the address rebuilt from street and group")
+            XCTAssertEqual(index.places.text(row, .nameKey), statement.text(13))
+            XCTAssertEqual(index.places.text(row, .kindKey), statement.text(14))
             XCTAssertEqual(index.places.row(key: record.key), row)
             checked += 1
         }
