@@ -142,7 +142,6 @@ final class SearchIndexTests: XCTestCase {
         let index = try SearchIndex.load(from: db)
         let bytes = index.serialized()
         XCTAssertEqual(try SearchIndex(serialized: bytes).serialized(), bytes)
-        XCTAssertEqual(try SearchIndex.build(from: db).serialized(), bytes, "the stored index is the one the tables give")
         // Cut short, wrong magic, wrong version, a count pointing past the end, a row number out of range.
         var damaged: [[UInt8]] = [Array(bytes.prefix(bytes.count / 2)), Array(bytes.dropLast()), [], Array("VMSY".utf8) + bytes.dropFirst(4)]
         var version = bytes
