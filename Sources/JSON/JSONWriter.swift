@@ -49,6 +49,24 @@ public struct JSONWriter {
         afterValue = false
     }
 
+    /// A member with a string value.
+    public mutating func member(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    /// A member with an integer value.
+    public mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        integer(value)
+    }
+
+    /// A member with a number value (as `number(_:)`).
+    public mutating func member(_ name: String, number value: Double) {
+        key(name)
+        number(value)
+    }
+
     public mutating func string(_ value: String) {
         separate()
         JSONSerializer.writeString(value, into: &bytes)
