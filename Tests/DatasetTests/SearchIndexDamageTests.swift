@@ -95,7 +95,7 @@ final class SearchIndexDamageTests: XCTestCase {
         for row in stride(from: 0, to: places.count, by: 97) { _ = places.row(key: places.text(row, .key)) }
         for cell in index.cellKeys { _ = index.firstRows(allOf: [.cells([cell])], limit: 1_000, accept: accept) }
         let cells = RowCondition.cells(SearchIndex.cells(around: hoanKiem))
-        for first in "abcdghklmnpqstvx0123456789" {
+        for first in "abhnt1" {
             let match = index.terms.match(Array(String(first).utf8), prefix: true, in: [.name, .address, .kind])
             let exact = index.terms.match(Array(String(first).utf8), prefix: false, in: [.name])
             _ = index.firstRows(allOf: [.words(match)], limit: 40, accept: accept)
@@ -105,7 +105,7 @@ final class SearchIndexDamageTests: XCTestCase {
         }
     }
 
-    func testTheLayoutAboveIsTheBlobs() throws {
+    func testABlobHasTheLayoutAbove() throws {
         let original = try Self.damaged.get().original
         XCTAssertEqual(Self.arrays(of: original).last?.range.upperBound, original.count)
         XCTAssertGreaterThan(try SearchIndex(serialized: original).count, 3_000)
