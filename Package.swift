@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),

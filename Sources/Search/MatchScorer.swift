@@ -160,7 +160,7 @@ struct MatchScorer {
         }
     }
 
-    /// The score of the row as if its name were `words.names[name]` (its name or one of its other names).
+    /// The score of the row as if its name were the words `allName` of `words` (its name or one of its other names).
     private func score(_ row: Int, _ places: PlaceColumns, _ arena: UnsafeBufferPointer<UInt8>, _ query: UnsafeBufferPointer<UInt8>,
                        name allName: Range<Int>, words: PlaceWords) -> Score {
         let bytes = arena.baseAddress!, typed = query.baseAddress!

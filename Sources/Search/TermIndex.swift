@@ -114,17 +114,6 @@ final class TermIndex: Sendable {
         }
     }
 
-    /// The word with number `term`.
-    func term(_ term: Int) -> String {
-        String(decoding: vocabulary[Int(termStart[term])..<Int(termStart[term + 1])], as: UTF8.self)
-    }
-
-    /// How many rows hold word `term` in `column`.
-    func rowCount(_ term: Int, in column: Column) -> Int {
-        let base = column.rawValue * (termCount + 1)
-        return Int(postingStarts[base + term + 1]) - Int(postingStarts[base + term])
-    }
-
     private func lowerBound(_ word: [UInt8]) -> Int {
         var low = 0, high = termCount
         while low < high {

@@ -69,6 +69,23 @@ final class JournalTests: XCTestCase {
         XCTAssertGreaterThan(crowded.query.count, 5)
     }
 
+    func testMultiByteValuesAreCutAtCharactersAndKeptExactly() throws {
+        let engine = builtInEngine()
+        let server = try startServer(engine)
+        // 3-byte letters, and letters of 3 scalars (5 bytes): cut at 256 characters, whole ones,
+        // so the packed lengths are 768 and 1,280 bytes (two length bytes each).
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! }
+        for letter in ["ệ", "e\u{302}\u{323}"] {
+            let name = String(repeating: "đ", count: 300), value = String(repeating: letter, count: 300)
+            _ = try get(server, "/api/autocomplete/v4?apikey=k&\(encode(name))=\(encode(value))&cats=1")
+            let entry = try XCTUnwrap(engine.journal.entries().last)
+            XCTAssertEqual(entry.query.map(\.name), ["apikey", String(repeating: "đ", count: 256), "cats"])
+            XCTAssertEqual(entry.query[1].value, String(repeating: letter, count: 256))
+            XCTAssertEqual(entry.value(of: "cats"), "1", "the parameter after the long one is read back whole")
+            XCTAssertTrue(entry.queryCut)
+        }
+    }
+
     func testSmallBodiesKeepTheBodyBookkeepingBounded() throws {
         // Bodies far below the 16 MiB budget: nothing is ever dropped for the budget, yet the
         // bookkeeping must not grow by one number per answer.

@@ -1,0 +1,152 @@
+import Dataset
+import DefaultData
+import Foundation
+@testable import Search
+import SimTesting
+import SQLiteStore
+import XCTest
+
+/// A damaged or hostile `search_index` blob either is refused by `decode` or, when its arrays
+/// still agree with each other (a changed coordinate, word or text byte), serves answers
+/// without trapping: every array of the blob is damaged in turn, and each index `decode`
+/// accepts is searched through ``PlaceSearch``.
+final class SearchIndexDamageTests: XCTestCase {
+    /// Element sizes of the blob's arrays, in ``SearchIndex/serialized()``'s order.
+    private static let elementSizes: [(name: String, size: Int)] = [
+        ("kind", 1), ("scheme", 1), ("adminLevel", 1), ("lat", 8), ("lng", 8), ("importance", 8), ("codes", 4), ("cell", 4),
+        ("textStart", 4), ("addressGroup", 4), ("groupStart", 4), ("arena", 1), ("byKey", 4), ("vocabulary", 1), ("termStart", 4),
+        ("postings", 4), ("rowTerms", 4),
+    ] + (0..<TermIndex.columnCount).flatMap { [("postingStart\($0)", 4), ("rowStart\($0)", 4)] }
+        + [("cellKeys", 4), ("cellStart", 4), ("cellRows", 4)]
+
+    /// Where each array's elements lie in the blob.
+    private static func arrays(of blob: [UInt8]) -> [(name: String, size: Int, range: Range<Int>)] {
+        var offset = 8
+        return Self.elementSizes.map { name, size in
+            let count = blob[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            defer { offset += 8 + count * size }
+            return (name, size, offset + 8..<offset + 8 + count * size)
+        }
+    }
+
+    /// A small real dataset (the 2025 units and Hoàn Kiếm's POIs), its stored index, and that
+    /// index damaged array by array: an element with all bits set (-1, the largest unsigned
+    /// value, a NaN), one with a large value (+∞ for a Double), the first and last elements
+    /// swapped (sorted order broken). Built once for both tests.
+    private struct Damaged {
+        let path: String
+        let original: [UInt8]
+        let blobs: [(array: String, bytes: [UInt8])]
+    }
+
+    private static let damaged: Result<Damaged, any Error> = Result {
+        let output = try SharedDataset.scratch("damaged-index").appendingPathComponent("small.sqlite")
+        let names = ["units_2025.json", "hanoi_hoankiem_pois_osm2019.csv"]
+        _ = try DatasetBuilder().build(inputs: DefaultData.inputFiles.filter { names.contains($0.lastPathComponent) }, output: output)
+        let db = try Database(path: output.path, mode: .readOnly)
+        let statement = try db.prepare("SELECT data FROM search_index WHERE id = 1")
+        guard try statement.step() else { throw IndexReader.Malformed(reason: "no stored index") }
+        let original = try statement.withBlob(0) { Array($0) }
+        var generator = SplitMix64(seed: 20261201)
+        var blobs: [(String, [UInt8])] = []
+        for (name, size, range) in arrays(of: original) where !range.isEmpty {
+            for value: [UInt8] in [Array(repeating: 0xFF, count: size), size == 8 ? [0, 0, 0, 0, 0, 0, 0xF0, 0x7F] : [0x7F] + Array(repeating: 0xFF, count: size - 1)] {
+                var blob = original
+                let element = range.lowerBound + size * Int(generator.next() % UInt64(range.count / size))
+                blob.replaceSubrange(element..<element + size, with: value)
+                blobs.append((name, blob))
+            }
+            if range.count >= 2 * size {
+                var swapped = original
+                let a = range.lowerBound, b = range.upperBound - size
+                let first = Array(swapped[a..<a + size])
+                swapped.replaceSubrange(a..<a + size, with: swapped[b..<b + size])
+                swapped.replaceSubrange(b..<b + size, with: first)
+                blobs.append((name, swapped))
+            }
+        }
+        return Damaged(path: output.path, original: original, blobs: blobs)
+    }
+
+    private let hoanKiem = Coordinate(lat: 21.0285, lng: 105.8542)
+
+    /// Reads every part of the index the way search does: each row's text fields, words, word
+    /// list, filter fields and key order; each cell's rows; each word's rows (merged,
+    /// marked and scanned), every row found passed through a filter as search does.
+    private func readEverything(_ index: SearchIndex) {
+        let places = index.places
+        let words = MatchScorer.PlaceWords()
+        let everyWord = TermIndex.Match(lower: 0, upper: index.terms.termCount, columns: [.name, .address, .kind])
+        let filter = PlaceFilter(AutocompleteQuery(text: "", format: .old, cityId: 1, circle: SearchCircle(center: hoanKiem, radiusMeters: 5_000),
+                                                   categories: ["1002"]))
+        let accept = { (row: Int) in filter.accepts(row, in: places) || places.kind[row] == 0 }
+        places.arena.withUnsafeBufferPointer { arena in
+            for row in 0..<places.count {
+                for field in PlaceColumns.Field.allCases { _ = arena[places.span(row, field)] }
+                _ = arena[places.groupSpan(row)]
+                words.load(row, places, arena)
+                _ = words.addressWords(arena)
+                _ = index.terms.contains(row, everyWord)
+                _ = accept(row)
+            }
+        }
+        // Look-ups by key read `byKey` through a binary search: each of its rows as one would.
+        for row in places.byKey { _ = places.span(Int(row), .key) }
+        for row in stride(from: 0, to: places.count, by: 97) { _ = places.row(key: places.text(row, .key)) }
+        for cell in index.cellKeys { _ = index.firstRows(allOf: [.cells([cell])], limit: 1_000, accept: accept) }
+        let cells = RowCondition.cells(SearchIndex.cells(around: hoanKiem))
+        for first in "abhnt1" {
+            let match = index.terms.match(Array(String(first).utf8), prefix: true, in: [.name, .address, .kind])
+            let exact = index.terms.match(Array(String(first).utf8), prefix: false, in: [.name])
+            _ = index.firstRows(allOf: [.words(match)], limit: 40, accept: accept)
+            _ = index.firstRows(allOf: [.words(match), cells], limit: 40, accept: accept)
+            _ = index.firstRows(allOf: [.words(exact), .words(match)], limit: 40, accept: accept)
+            _ = index.firstRows(anyOf: [match, exact], limit: 40, accept: accept)
+        }
+    }
+
+    func testABlobHasTheLayoutAbove() throws {
+        let original = try Self.damaged.get().original
+        XCTAssertEqual(Self.arrays(of: original).last?.range.upperBound, original.count)
+        XCTAssertGreaterThan(try SearchIndex(serialized: original).count, 3_000)
+    }
+
+    func testADamagedIndexIsRefusedOrReadWithoutATrap() throws {
+        let damaged = try Self.damaged.get()
+        let count = try SearchIndex(serialized: damaged.original).count
+        var accepted = 0
+        for (name, blob) in damaged.blobs {
+            guard let index = try? SearchIndex(serialized: blob) else { continue }
+            accepted += 1
+            XCTAssertEqual(index.count, count, name)
+            readEverything(index)
+        }
+        print("damaged index: \(accepted) of \(damaged.blobs.count) accepted and read")
+        XCTAssertLessThan(accepted, damaged.blobs.count - 20, "most damage is refused")
+        XCTAssertGreaterThan(accepted, 10, "damage that keeps the arrays consistent is read")
+    }
+
+    /// The same through ``PlaceSearch`` as `serve` loads it, the blob stored in the dataset.
+    func testADamagedStoredIndexIsSearchedWithoutATrap() throws {
+        let damaged = try Self.damaged.get()
+        let original = try SearchIndex(serialized: damaged.original)
+        let keys = [0, 1, original.count / 2, original.count - 1].map { original.places.text($0, .key) }
+        let texts = ["h", "hang bac", "phuong hoan kiem", "a b c d e f g h i j k l m", String(repeating: "đ", count: 64)]
+        let foci: [Coordinate?] = [nil, hoanKiem, Coordinate(lat: -90, lng: 180)]
+        let db = try Database(path: damaged.path, mode: .readWrite)
+        var searched = 0
+        for (_, blob) in damaged.blobs where (try? SearchIndex(serialized: blob)) != nil {
+            let update = try db.prepare("UPDATE search_index SET data = ? WHERE id = 1")
+            try update.bind(.blob(blob))
+            try update.run()
+            let search = try PlaceSearch(databasePath: damaged.path)
+            let text = texts[searched % texts.count]
+            searched += 1
+            for focus in foci { _ = try search.autocomplete(AutocompleteQuery(text: text, focus: focus)) }
+            _ = try search.autocomplete(AutocompleteQuery(text: text, format: .old, circle: SearchCircle(center: hoanKiem, radiusMeters: 3_000),
+                                                          layers: [.poi, .ward]))
+            for key in keys { _ = try search.place(key: key) }
+        }
+        XCTAssertGreaterThan(searched, 10)
+    }
+}
