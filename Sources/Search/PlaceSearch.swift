@@ -378,7 +378,8 @@ public final class PlaceSearch: Sendable {
     }
 }
 
-extension Array where Element == ArraySlice<UInt8> {
+private extension Array where Element == ArraySlice<UInt8> {
+    /// Whether the words begin with the words of `prefix`.
     func starts(with prefix: [[UInt8]]) -> Bool {
         guard count >= prefix.count else { return false }
         for (a, b) in zip(self, prefix) where !a.elementsEqual(b) { return false }

@@ -151,7 +151,7 @@ final class SearchIndexTests: XCTestCase {
         for i in 8..<16 { count[i] = 0xFF }
         damaged.append(count)
         var rng = SystemRandomNumberGenerator()
-        for _ in 0..<20 {
+        for _ in 0..<6 {
             var flipped = bytes
             let i = Int.random(in: 8..<flipped.count, using: &rng)
             flipped[i] ^= 0xFF
