@@ -24,6 +24,12 @@ public enum DefaultData {
         files { inputExtensions.contains($0.pathExtension.lowercased()) }
     }
 
+    /// The administrative-unit inputs alone (both schemes, both mappings, the 2025 centroids):
+    /// what an import of a city's own OSM extract needs to give its places an address.
+    public static var adminFiles: [URL] {
+        inputFiles.filter { $0.deletingLastPathComponent().lastPathComponent == "admin" }
+    }
+
     /// The whole of Ho Chi Minh City (2018) as OSM PBF: not part of the default dataset (its road
     /// graph would double start time and memory); for `vietmap-sim import` and the benchmarks.
     public static var hcmcPBF: URL { directory.appendingPathComponent("osm/hcmc_2018.osm.pbf") }

@@ -10,13 +10,33 @@ enum ImportCommand {
         guard let out = options.value("out"), !out.isEmpty else {
             throw CommandLineArguments.UsageError(description: "import needs --out PATH")
         }
-        let inputs = options.positionals.isEmpty
+        var inputs = options.positionals.isEmpty
             ? DefaultData.inputFiles
             : options.positionals.map { URL(fileURLWithPath: $0) }
+        if !options.positionals.isEmpty && !inputs.contains(where: holdsAdminUnits) {
+            // Without units no place gets an address, and search answers nothing: an OSM extract
+            // alone is imported with the embedded units of Vietnam.
+            inputs += DefaultData.adminFiles
+            print("note: no administrative-unit files among the inputs: using the embedded ones (2025 and pre-2025 units, mappings, centroids)")
+        }
         let started = Date()
         let report = try DatasetBuilder().build(inputs: inputs, output: URL(fileURLWithPath: out))
         print(report)
         print(String(format: "wrote %@ in %.2f s", out, Date().timeIntervalSince(started)))
         return 0
+    }
+
+    /// Whether `url` is (or, for a directory, holds) an administrative-unit input. Unreadable or
+    /// unrecognised files count as not: the import reports them itself.
+    static func holdsAdminUnits(_ url: URL) -> Bool {
+        let unitKinds: Set<InputKind> = [.units2025JSON, .unitsPre2025JSON, .mappingNewToOldJSON, .mappingOldToNewJSON, .centroidCSV]
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return false }
+        guard isDirectory.boolValue else { return (try? InputKind.detect(url)).map(unitKinds.contains) ?? false }
+        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        while let item = files?.nextObject() as? URL {
+            if let kind = try? InputKind.detect(item), unitKinds.contains(kind) { return true }
+        }
+        return false
     }
 }

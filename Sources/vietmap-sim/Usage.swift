@@ -61,7 +61,9 @@ enum Usage {
         Builds a SQLite dataset for `serve --db`. Inputs are recognised by content: POI, street and
         address-point CSVs, units_2025 / units_pre2025 JSON, the old↔new mapping JSONs, the
         centroid/bbox CSV, OSM XML (.osm) and OSM PBF (.osm.pbf, e.g. a Geofabrik extract): named
-        POIs and areas, streets, house numbers and roads. Without inputs the embedded default data is used.
+        POIs and areas, streets, house numbers and roads. Without inputs the embedded default data is used;
+        inputs without any unit file get the embedded units of Vietnam (so `import --out city.sqlite
+        city.osm.pbf` gives a searchable city).
         The dataset is written to a temporary file and renamed into place when complete: a failed
         import leaves no partial file and an existing PATH untouched.
 

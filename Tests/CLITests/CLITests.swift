@@ -2,6 +2,7 @@ import Dataset
 import DefaultData
 import Foundation
 import SimTesting
+import SQLiteStore
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -92,6 +93,28 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
         XCTAssertTrue(bad.stderr.contains("x.har: not a HAR file"), bad.stderr)
+    }
+
+    func testAnOSMExtractAloneIsImportedWithTheEmbeddedUnits() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
+        let out = dir.appendingPathComponent("hoankiem.sqlite")
+        let outcome = try run(["import", "--out", out.path, osm.path])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("note: no administrative-unit files among the inputs: using the embedded ones"), outcome.stdout)
+        let db = try Database(path: out.path, mode: .readOnly)
+        let count = try db.prepare("SELECT count(*) FROM place WHERE kind != 0 AND new_ward != 0")
+        XCTAssertTrue(try count.step())
+        XCTAssertGreaterThan(count.int(0), 100, "the extract's places have addresses")
+        let lake = try db.prepare("SELECT count(*) FROM place WHERE name = 'Hồ Hoàn Kiếm'")
+        XCTAssertTrue(try lake.step())
+        XCTAssertEqual(lake.int(0), 1)
+        // With the units given explicitly, nothing is added.
+        let explicit = try run(["import", "--out", dir.appendingPathComponent("b.sqlite").path, osm.path] + DefaultData.adminFiles.map(\.path))
+        XCTAssertEqual(explicit.status, 0, explicit.stderr)
+        XCTAssertFalse(explicit.stdout.contains("using the embedded ones"), explicit.stdout)
     }
 
     func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
