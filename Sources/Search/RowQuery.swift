@@ -19,9 +19,9 @@ extension SearchIndex {
         guard limit > 0, !conditions.isEmpty else { return [] }
         let sizes = conditions.map(size)
         guard let driver = sizes.indices.min(by: { sizes[$0] < sizes[$1] }), sizes[driver] > 0 else { return [] }
+        var out: [Int] = []
         if sizes[driver] > Self.markLimit && listCount(conditions[driver]) > Self.mergedListLimit {
             // Every condition is common: scan the rows in order, the cheapest test (cells) first.
-            var out: [Int] = []
             let order = conditions.indices.sorted { a, b in
                 if case .cells = conditions[a], case .words = conditions[b] { return true }
                 if case .words = conditions[a], case .cells = conditions[b] { return false }
@@ -35,16 +35,11 @@ extension SearchIndex {
             }
             return out
         }
-        return collect(CollectionOfOne(conditions[driver]), size: sizes[driver], limit: limit) { row in
-            conditions.indices.allSatisfy { $0 == driver || holds(row, conditions[$0]) } && accept(row)
-        }
-    }
-
-    /// The first `limit` rows meeting any of `conditions` (at most `size` of them) that pass `test`.
-    private func collect<C: Collection<RowCondition>>(_ conditions: C, size: Int, limit: Int, where test: (Int) -> Bool) -> [Int] {
-        var out: [Int] = []
-        forEachRow(of: conditions, size: size) { row in
-            guard test(row) else { return true }
+        forEachRow(of: CollectionOfOne(conditions[driver]), size: sizes[driver]) { row in
+            for index in conditions.indices where index != driver {
+                guard holds(row, conditions[index]) else { return true }
+            }
+            guard accept(row) else { return true }
             out.append(row)
             return out.count < limit
         }
@@ -66,7 +61,13 @@ extension SearchIndex {
     func firstRows(anyOf matches: [TermIndex.Match], limit: Int, accept: (Int) -> Bool) -> [Int] {
         let conditions = matches.filter { !$0.isEmpty }.map { RowCondition.words($0) }
         guard limit > 0, !conditions.isEmpty else { return [] }
-        return collect(conditions, size: conditions.map(size).reduce(0, +), limit: limit, where: accept)
+        var out: [Int] = []
+        forEachRow(of: conditions, size: conditions.map(size).reduce(0, +)) { row in
+            guard accept(row) else { return true }
+            out.append(row)
+            return out.count < limit
+        }
+        return out
     }
 
     /// An upper bound of the rows meeting `condition`.
