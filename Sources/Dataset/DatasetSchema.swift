@@ -1,3 +1,4 @@
+import Search
 /// The SQLite schema of a simulator dataset: the contract between the importer and search.
 ///
 /// A dataset holds every administrative unit of both schemes (`admin_unit`, and once more as
@@ -71,16 +72,13 @@ public enum DatasetSchema {
         CREATE VIRTUAL TABLE place_name_fts USING fts5(name, cell, kind, content='', tokenize='unicode61 remove_diacritics 0', prefix='1 2 3 4 5 6');
         """
 
-    /// Size of the grid cells indexed in `place_name_fts.cell`, in degrees (≈ 5.5 km).
-    public static let cellDegrees = 0.05
+    /// Size of the grid cells indexed in `place_name_fts.cell`, in degrees: search's own.
+    public static let cellDegrees = SearchIndex.cellDegrees
 
     /// The cell token of a point: "xq" + row·100000 + column, rows and columns counted from
-    /// (-90, -180) in steps of ``cellDegrees``. Search computes the tokens of the cells around a
-    /// focus the same way (the formula is part of the dataset contract).
+    /// (-90, -180) in steps of ``cellDegrees`` — `SearchIndex.cell`, the number search uses.
     public static func cellToken(latitude: Double, longitude: Double) -> String {
-        let row = Int(((latitude + 90) / cellDegrees).rounded(.down))
-        let column = Int(((longitude + 180) / cellDegrees).rounded(.down))
-        return "xq\(row * 100_000 + column)"
+        "xq\(SearchIndex.cell(Coordinate(lat: latitude, lng: longitude)))"
     }
 
     /// The road graph for routing, one row: `RoadGraph.serialized()` (loaded into memory at start;

@@ -18,12 +18,12 @@ public final class SearchIndex: Sendable {
     let cellStart: [UInt32]
     let cellRows: [UInt32]
 
-    /// Size of the grid cells, in degrees: the dataset's `DatasetSchema.cellDegrees`.
-    static let cellDegrees = 0.05
+    /// Size of the grid cells, in degrees (≈ 5.5 km).
+    public static let cellDegrees = 0.05
 
     /// The grid cell of a point: row · 100000 + column, counted from (-90, -180) (the number of
     /// the dataset's `xq…` cell tokens).
-    static func cell(_ point: Coordinate) -> Int32 {
+    public static func cell(_ point: Coordinate) -> Int32 {
         let row = Int(((point.lat + 90) / cellDegrees).rounded(.down))
         let column = Int(((point.lng + 180) / cellDegrees).rounded(.down))
         return Int32(clamping: row * 100_000 + column)
