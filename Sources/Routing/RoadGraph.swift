@@ -1,3 +1,4 @@
+import ArrayBlob
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -184,79 +185,45 @@ public struct RoadGraph: Sendable {
 // MARK: - Serialization
 
 extension RoadGraph.Storage {
-    static let magic: [UInt8] = Array("VMRG".utf8)
+    static let magic = "VMRG"
     static let version: UInt32 = 1
 
-    /// One self-describing little-endian blob of all arrays (alternative to storing each array as a BLOB).
+    /// One self-describing little-endian blob of all arrays (`ArrayBlobWriter`; alternative to storing
+    /// each array as a BLOB).
     public func serialized() -> [UInt8] {
-        var out = Self.magic
-        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func putArray<T>(_ a: [T]) {
-            put(UInt64(a.count))
-            a.withUnsafeBytes { out.append(contentsOf: $0) }
-        }
-        put(Self.version)
-        putArray(nodeLatE7); putArray(nodeLonE7); putArray(nodeOSMID)
-        putArray(edgeBaseNode); putArray(edgeAdjNode); putArray(edgeDistance); putArray(edgeWayID)
-        putArray(edgeNameIndex); putArray(edgeRoadClass); putArray(edgeFlags); putArray(edgeAccess)
-        putArray(edgeSpeed); putArray(edgeMaxWeight); putArray(edgeGeometryStart)
-        putArray(pillarLatE7); putArray(pillarLonE7)
-        putArray(turnFromEdge); putArray(turnToEdge); putArray(turnKind); putArray(turnVehicles)
-        put(UInt64(names.count))
-        for n in names {
-            let u = Array(n.utf8)
-            put(UInt32(u.count))
-            out.append(contentsOf: u)
-        }
-        return out
+        var out = ArrayBlobWriter(magic: Self.magic, version: Self.version)
+        out.append(nodeLatE7); out.append(nodeLonE7); out.append(nodeOSMID)
+        out.append(edgeBaseNode); out.append(edgeAdjNode); out.append(edgeDistance); out.append(edgeWayID)
+        out.append(edgeNameIndex); out.append(edgeRoadClass); out.append(edgeFlags); out.append(edgeAccess)
+        out.append(edgeSpeed); out.append(edgeMaxWeight); out.append(edgeGeometryStart)
+        out.append(pillarLatE7); out.append(pillarLonE7)
+        out.append(turnFromEdge); out.append(turnToEdge); out.append(turnKind); out.append(turnVehicles)
+        out.append(UInt64(names.count))
+        for name in names { out.append(name) }
+        return out.bytes
     }
 
     public init(serialized bytes: [UInt8]) throws(RoadGraphError) {
         self.init()
-        var pos = 0
-        func take(_ n: Int) throws(RoadGraphError) -> ArraySlice<UInt8> {
-            guard n >= 0, pos + n <= bytes.count else { throw .invalidSerialization("truncated") }
-            defer { pos += n }
-            return bytes[pos..<(pos + n)]
-        }
-        func get<T: FixedWidthInteger>(_: T.Type) throws(RoadGraphError) -> T {
-            let s = try take(MemoryLayout<T>.size)
-            var v: T = 0
-            withUnsafeMutableBytes(of: &v) { dst in s.withUnsafeBytes { dst.copyMemory(from: $0) } }
-            return T(littleEndian: v)
-        }
-        func getArray<T>(_: T.Type) throws(RoadGraphError) -> [T] {
-            let count = try get(UInt64.self)
-            guard count < UInt64(Int32.max) else { throw .invalidSerialization("array length") }
-            let n = Int(count)
-            let s = try take(n * MemoryLayout<T>.stride)
-            return [T](unsafeUninitializedCapacity: n) { buf, initialized in
-                s.withUnsafeBytes { src in
-                    UnsafeMutableRawBufferPointer(buf).copyMemory(from: src)
+        // (`withUnsafeBytes` rethrows untyped errors: the reader's typed one comes back as a `Result`.)
+        let read = bytes.withUnsafeBytes { raw in
+            Result { () throws(ArrayBlobReader.Malformed) in
+                var r = try ArrayBlobReader(raw, magic: Self.magic, version: Self.version)
+                nodeLatE7 = try r.array(); nodeLonE7 = try r.array(); nodeOSMID = try r.array()
+                edgeBaseNode = try r.array(); edgeAdjNode = try r.array(); edgeDistance = try r.array(); edgeWayID = try r.array()
+                edgeNameIndex = try r.array(); edgeRoadClass = try r.array(); edgeFlags = try r.array(); edgeAccess = try r.array()
+                edgeSpeed = try r.array(); edgeMaxWeight = try r.array(); edgeGeometryStart = try r.array()
+                pillarLatE7 = try r.array(); pillarLonE7 = try r.array()
+                turnFromEdge = try r.array(); turnToEdge = try r.array(); turnKind = try r.array(); turnVehicles = try r.array()
+                guard let nameCount = Int(exactly: try r.value(UInt64.self)), nameCount < Int(Int32.max) else {
+                    throw ArrayBlobReader.Malformed(reason: "names")
                 }
-                initialized = n
+                names.reserveCapacity(min(nameCount, raw.count))
+                for _ in 0..<nameCount { names.append(try r.string()) }
+                guard r.isAtEnd else { throw ArrayBlobReader.Malformed(reason: "trailing bytes") }
             }
         }
-        guard Array(try take(4)) == Self.magic else { throw .invalidSerialization("magic") }
-        guard try get(UInt32.self) == Self.version else { throw .invalidSerialization("version") }
-        nodeLatE7 = try getArray(Int32.self); nodeLonE7 = try getArray(Int32.self); nodeOSMID = try getArray(Int64.self)
-        edgeBaseNode = try getArray(Int32.self); edgeAdjNode = try getArray(Int32.self)
-        edgeDistance = try getArray(Double.self); edgeWayID = try getArray(Int64.self)
-        edgeNameIndex = try getArray(Int32.self); edgeRoadClass = try getArray(UInt8.self)
-        edgeFlags = try getArray(UInt8.self); edgeAccess = try getArray(UInt16.self)
-        edgeSpeed = try getArray(UInt8.self); edgeMaxWeight = try getArray(UInt16.self)
-        edgeGeometryStart = try getArray(Int32.self)
-        pillarLatE7 = try getArray(Int32.self); pillarLonE7 = try getArray(Int32.self)
-        turnFromEdge = try getArray(Int32.self); turnToEdge = try getArray(Int32.self)
-        turnKind = try getArray(UInt8.self); turnVehicles = try getArray(UInt8.self)
-        let nameCount = try get(UInt64.self)
-        guard nameCount < UInt64(Int32.max) else { throw .invalidSerialization("names") }
-        names.reserveCapacity(Int(nameCount))
-        for _ in 0..<Int(nameCount) {
-            let len = Int(try get(UInt32.self))
-            names.append(String(decoding: try take(len), as: UTF8.self))
-        }
-        guard pos == bytes.count else { throw .invalidSerialization("trailing bytes") }
+        if case .failure(let error) = read { throw .invalidSerialization(error.reason) }
     }
 }
 

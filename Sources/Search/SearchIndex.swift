@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 import SQLiteStore
 import TextFolding
 
@@ -69,9 +70,9 @@ public final class SearchIndex: Sendable {
     /// Bump when the layout below or the meaning of a column changes.
     static let formatVersion: UInt32 = 4
 
-    /// The index as one blob (see ``IndexWriter``).
+    /// The index as one blob (`ArrayBlobWriter`).
     public func serialized() -> [UInt8] {
-        var writer = IndexWriter(magic: Self.magic, version: Self.formatVersion)
+        var writer = ArrayBlobWriter(magic: Self.magic, version: Self.formatVersion)
         let p = places
         writer.append(p.kind); writer.append(p.scheme); writer.append(p.adminLevel)
         writer.append(p.lat); writer.append(p.lng); writer.append(p.importance)
@@ -86,32 +87,28 @@ public final class SearchIndex: Sendable {
         return writer.bytes
     }
 
-    /// Reads ``serialized()``'s blob, checking that its arrays agree with each other.
-    public convenience init(serialized bytes: [UInt8]) throws {
-        try self.init(serialized: bytes.withUnsafeBytes { try Self.decode($0) })
-    }
-
-    private convenience init(serialized parts: SearchIndex) {
-        self.init(places: parts.places, terms: parts.terms, cellKeys: parts.cellKeys, cellStart: parts.cellStart, cellRows: parts.cellRows)
-    }
-
     /// Reads a blob that ``serialized()`` wrote, checking that its arrays agree with each other.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> SearchIndex {
-        var r = try IndexReader(bytes, magic: Self.magic, version: Self.formatVersion)
-        let kind: [UInt8] = try r.read(), scheme: [UInt8] = try r.read(), adminLevel: [UInt8] = try r.read()
-        let lat = try r.readDoubles(), lng = try r.readDoubles(), importance = try r.readDoubles()
-        let codes: [Int32] = try r.read(), cell: [Int32] = try r.read(), textStart: [UInt32] = try r.read()
-        let addressGroup: [UInt32] = try r.read(), groupStart: [UInt32] = try r.read()
-        let arena: [UInt8] = try r.read(), byKey: [UInt32] = try r.read()
-        let vocabulary: [UInt8] = try r.read(), termStart: [UInt32] = try r.read()
-        let postings: [UInt32] = try r.read(), rowTerms: [UInt32] = try r.read()
+    public static func decode(_ bytes: [UInt8]) throws -> SearchIndex {
+        try bytes.withUnsafeBytes { try decode($0) }
+    }
+
+    /// `decode` of bytes held elsewhere (SQLite's copy of the column).
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws -> SearchIndex {
+        var r = try ArrayBlobReader(bytes, magic: Self.magic, version: Self.formatVersion)
+        let kind: [UInt8] = try r.array(), scheme: [UInt8] = try r.array(), adminLevel: [UInt8] = try r.array()
+        let lat = try r.array(Double.self), lng = try r.array(Double.self), importance = try r.array(Double.self)
+        let codes: [Int32] = try r.array(), cell: [Int32] = try r.array(), textStart: [UInt32] = try r.array()
+        let addressGroup: [UInt32] = try r.array(), groupStart: [UInt32] = try r.array()
+        let arena: [UInt8] = try r.array(), byKey: [UInt32] = try r.array()
+        let vocabulary: [UInt8] = try r.array(), termStart: [UInt32] = try r.array()
+        let postings: [UInt32] = try r.array(), rowTerms: [UInt32] = try r.array()
         var postingStart: [[UInt32]] = [], rowStart: [[UInt32]] = []
         for _ in 0..<TermIndex.columnCount {
-            postingStart.append(try r.read()); rowStart.append(try r.read())
+            postingStart.append(try r.array()); rowStart.append(try r.array())
         }
-        let cellKeys: [Int32] = try r.read(), cellStart: [UInt32] = try r.read(), cellRows: [UInt32] = try r.read()
+        let cellKeys: [Int32] = try r.array(), cellStart: [UInt32] = try r.array(), cellRows: [UInt32] = try r.array()
         let n = kind.count
-        func fail(_ what: String) -> IndexReader.Malformed { IndexReader.Malformed(reason: what) }
+        func fail(_ what: String) -> ArrayBlobReader.Malformed { ArrayBlobReader.Malformed(reason: "search index: " + what) }
         guard r.isAtEnd else { throw fail("trailing bytes") }
         guard [scheme.count, adminLevel.count, lat.count, lng.count, importance.count, cell.count, byKey.count, addressGroup.count]
                 .allSatisfy({ $0 == n }),
@@ -154,7 +151,7 @@ public final class SearchIndex: Sendable {
         var groupTexts: [String] = []
         while try statement.step() {
             guard statement.int64(0) == Int64(kind.count + 1) else {
-                throw IndexReader.Malformed(reason: "place ids are not 1…n")
+                throw ArrayBlobReader.Malformed(reason: "search index: place ids are not 1…n")
             }
             let key = statement.text(1)
             let k = statement.int(2)
@@ -234,7 +231,7 @@ public final class SearchIndex: Sendable {
             try? database.execute("PRAGMA mmap_size = 268435456")
             let statement = try database.prepare("SELECT data FROM search_index WHERE id = 1")
             // (An index of another format version is built anew from the tables.)
-            if try statement.step(), let index = try? statement.withBlob(0, Self.decode) { return index }
+            if try statement.step(), let index = try? statement.withBlob(0, { try Self.decode($0) }) { return index }
         }
         return try build(from: database)
     }

@@ -1,3 +1,4 @@
+import ArrayBlob
 import Dataset
 import DefaultData
 import Foundation
@@ -45,7 +46,7 @@ final class SearchIndexDamageTests: XCTestCase {
         _ = try DatasetBuilder().build(inputs: DefaultData.inputFiles.filter { names.contains($0.lastPathComponent) }, output: output)
         let db = try Database(path: output.path, mode: .readOnly)
         let statement = try db.prepare("SELECT data FROM search_index WHERE id = 1")
-        guard try statement.step() else { throw IndexReader.Malformed(reason: "no stored index") }
+        guard try statement.step() else { throw ArrayBlobReader.Malformed(reason: "no stored index") }
         let original = try statement.withBlob(0) { Array($0) }
         var generator = SplitMix64(seed: 20261201)
         var blobs: [(String, [UInt8])] = []
@@ -108,15 +109,15 @@ final class SearchIndexDamageTests: XCTestCase {
     func testABlobHasTheLayoutAbove() throws {
         let original = try Self.damaged.get().original
         XCTAssertEqual(Self.arrays(of: original).last?.range.upperBound, original.count)
-        XCTAssertGreaterThan(try SearchIndex(serialized: original).count, 3_000)
+        XCTAssertGreaterThan(try SearchIndex.decode(original).count, 3_000)
     }
 
     func testADamagedIndexIsRefusedOrReadWithoutATrap() throws {
         let damaged = try Self.damaged.get()
-        let count = try SearchIndex(serialized: damaged.original).count
+        let count = try SearchIndex.decode(damaged.original).count
         var accepted = 0
         for (name, blob) in damaged.blobs {
-            guard let index = try? SearchIndex(serialized: blob) else { continue }
+            guard let index = try? SearchIndex.decode(blob) else { continue }
             accepted += 1
             XCTAssertEqual(index.count, count, name)
             readEverything(index)
@@ -129,13 +130,13 @@ final class SearchIndexDamageTests: XCTestCase {
     /// The same through ``PlaceSearch`` as `serve` loads it, the blob stored in the dataset.
     func testADamagedStoredIndexIsSearchedWithoutATrap() throws {
         let damaged = try Self.damaged.get()
-        let original = try SearchIndex(serialized: damaged.original)
+        let original = try SearchIndex.decode(damaged.original)
         let keys = [0, 1, original.count / 2, original.count - 1].map { original.places.text($0, .key) }
         let texts = ["h", "hang bac", "phuong hoan kiem", "a b c d e f g h i j k l m", String(repeating: "đ", count: 64)]
         let foci: [Coordinate?] = [nil, hoanKiem, Coordinate(lat: -90, lng: 180)]
         let db = try Database(path: damaged.path, mode: .readWrite)
         var searched = 0
-        for (_, blob) in damaged.blobs where (try? SearchIndex(serialized: blob)) != nil {
+        for (_, blob) in damaged.blobs where (try? SearchIndex.decode(blob)) != nil {
             let update = try db.prepare("UPDATE search_index SET data = ? WHERE id = 1")
             try update.bind(.blob(blob))
             try update.run()

@@ -1,5 +1,6 @@
 import Dataset
 import Foundation
+import Routing
 @testable import Search
 import SQLiteStore
 import TextFolding
@@ -141,7 +142,14 @@ final class SearchIndexTests: XCTestCase {
         let db = try SharedDataset.open()
         let index = try SearchIndex.load(from: db)
         let bytes = index.serialized()
-        XCTAssertEqual(try SearchIndex(serialized: bytes).serialized(), bytes)
+        XCTAssertEqual(try SearchIndex.decode(bytes).serialized(), bytes)
+        // The road graph shares the blob format (`ArrayBlob`): the stored one reads and writes back byte for byte.
+        let graph = try db.prepare("SELECT data FROM road_graph WHERE id = 1")
+        XCTAssertTrue(try graph.step())
+        let stored = graph.blob(0)
+        XCTAssertGreaterThan(stored.count, 100_000)
+        XCTAssertEqual(try RoadGraph(serialized: stored).serialized(), stored)
+        XCTAssertThrowsError(try RoadGraph(serialized: Array(stored.dropLast(3))))
         // Cut short, wrong magic, wrong version, a count pointing past the end, a row number out of range.
         var damaged: [[UInt8]] = [Array(bytes.prefix(bytes.count / 2)), Array(bytes.dropLast()), [], Array("VMSY".utf8) + bytes.dropFirst(4)]
         var version = bytes
@@ -159,7 +167,7 @@ final class SearchIndexTests: XCTestCase {
         }
         for (n, blob) in damaged.enumerated() {
             // A flip inside text or coordinates can still be a consistent index; it must never crash.
-            if n < 6 { XCTAssertThrowsError(try SearchIndex(serialized: blob), "damage \(n)") } else { _ = try? SearchIndex(serialized: blob) }
+            if n < 6 { XCTAssertThrowsError(try SearchIndex.decode(blob), "damage \(n)") } else { _ = try? SearchIndex.decode(blob) }
         }
     }
 
