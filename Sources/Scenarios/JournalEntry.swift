@@ -41,8 +41,8 @@ public struct JournalEntry: Sendable {
     public var fault: String? { facts?.fault }
 
     /// The journal keeps 10,000 entries: they are stored compactly (the query packed in one
-    /// byte array, the scenario's part only when there is one, a known endpoint's path shared),
-    /// ≈ 0.3 KB each instead of ≈ 1 KB.
+    /// byte array, the scenario's part only when there is one, a known endpoint's path shared):
+    /// ≈ 3.4 MB less resident memory for a full journal than the ≈ 1.1 KB entries before.
     private final class ScenarioFacts: Sendable {
         let scenario: String?, selectedBy: String?, client: String?, rule: String?, step: Int?, state: String?
         let delayMilliseconds: Int?, fault: String?
