@@ -30,11 +30,6 @@ final class ServerCore: @unchecked Sendable {
         lock.withLock { draining = true }
     }
 
-    /// How many requests are suspended (waiting for `send` or a dribble chunk).
-    var suspendedCount: Int {
-        lock.withLock { suspended.count }
-    }
-
     /// Records a request that is about to be suspended. Returns false once shutdown has
     /// begun: the caller must then not suspend (and should close the connection).
     func registerSuspension(_ context: RequestContext) -> Bool {

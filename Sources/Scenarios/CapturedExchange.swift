@@ -56,11 +56,6 @@ public struct CapturedResponse: Sendable, Equatable {
         self.dribble = dribble
     }
 
-    /// The first value of a header (names compared case-insensitively).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
     public static func == (lhs: CapturedResponse, rhs: CapturedResponse) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.truncatedAfterBytes == rhs.truncatedAfterBytes
             && lhs.announcedContentLength == rhs.announcedContentLength
