@@ -193,7 +193,7 @@ public enum HARImport {
         case let other?:
             throw .init("response.content.encoding \"\(other.prefix(40))\" is not supported (base64 or none)")
         }
-        let contentEncoding = headers.first { $0.name.lowercased() == "content-encoding" }?.value.lowercased() ?? ""
+        let contentEncoding = headers.first { HTTPHeaders.sameName($0.name, "Content-Encoding") }?.value.lowercased() ?? ""
         if Inflate.isGzip(data) || (contentEncoding.contains("deflate") && Inflate.isZlib(data)) {
             data = try Inflate.inflate(data, limit: maxBodyBytes)
         } else if contentEncoding.contains("br"), String(data: data, encoding: .utf8) == nil {

@@ -147,7 +147,7 @@ public struct JournalEntry: Sendable {
 
     /// Whether `responseHeaders` keeps a header called `name`.
     static func keepsHeader(_ name: String) -> Bool {
-        ReplayScenario.isReplayed(name) || RequestJournal.sameName(name, "content-length")
+        ReplayScenario.isReplayed(name) || HTTPHeaders.sameName(name, "content-length")
     }
     /// Whether `query` lost parameters or characters to the journal's limits (the `apikey` aside).
     public internal(set) var queryCut = false

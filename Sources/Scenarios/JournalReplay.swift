@@ -58,7 +58,7 @@ enum JournalReplay {
             throw AdminAPI.Failure(status: 409, message: "\(origin) cannot be replayed byte for byte: \(why)")
         }
         var response = CapturedResponse(status: status, headers: entry.responseHeaders, body: kept)
-        if let length = entry.responseHeaders.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }) {
+        if let length = entry.responseHeaders.first(where: { HTTPHeaders.sameName($0.name, "Content-Length") }).flatMap({ Int($0.value) }) {
             response.announcedContentLength = length
         }
         switch transport {

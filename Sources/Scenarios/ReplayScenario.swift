@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import JSON
 
 /// Turns captured exchanges into a scenario document that replays them for any client.
@@ -192,7 +193,7 @@ public enum ReplayScenario {
         var respond = JSONObject([("status", .integer(response.status))])
         var headers = JSONObject()
         for (name, value) in response.headers where isReplayed(name) && isValidHeader(name: name, value: value) {
-            let canonical = replayedHeaders.first { $0.caseInsensitiveCompare(name) == .orderedSame } ?? canonicalName(name)
+            let canonical = replayedHeaders.first { HTTPHeaders.sameName($0, name) } ?? canonicalName(name)
             if headers[canonical] == nil { headers[canonical] = .string(value) }
         }
         // The body key picks a default Content-Type; a capture without one must go out without one.
@@ -213,7 +214,7 @@ public enum ReplayScenario {
     }
 
     static func isReplayed(_ name: String) -> Bool {
-        if replayedHeaders.contains(where: { RequestJournal.sameName($0, name) }) { return true }
+        if replayedHeaders.contains(where: { HTTPHeaders.sameName($0, name) }) { return true }
         return hasPrefixIgnoringCase(name, "x-ratelimit-") || hasPrefixIgnoringCase(name, "ratelimit")
     }
 

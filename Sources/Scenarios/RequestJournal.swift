@@ -110,13 +110,6 @@ public final class RequestJournal: @unchecked Sendable {
         }
     }
 
-    /// ASCII case-insensitive equality of header names, without allocating.
-    static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
-        }
-    }
-
     /// How many sequence numbers the body bookkeeping holds (for tests: stays within a few × `capacity`).
     var bodyOrderCount: Int {
         lock.withLock { bodyOrder.count }
