@@ -2,6 +2,7 @@ import APIKeys
 import Foundation
 import HTTPServer
 import JSON
+import Scenarios
 import VietMapClient
 
 /// The three forwarded/replayed endpoints and their error shapes, as the simulator answers them:
@@ -88,5 +89,5 @@ enum CaptureEndpoint {
     ]
 
     /// The header that says an answer came from the simulator instead of the upstream or a recording.
-    static let fallbackHeader = "X-VietMap-Sim-Fallback"
+    static let fallbackHeader = ScenarioEngine.fallbackHeader
 }

@@ -57,9 +57,6 @@ public enum HARImport {
     public static let maxFileBytes = 512 * 1024 * 1024
     public static let maxBodyBytes = 64 * 1024 * 1024
 
-    static let endpointPaths: [(suffix: String, endpoint: APIEndpoint)] =
-        [("/api/autocomplete/v4", .autocomplete), ("/api/place/v4", .place), ("/api/route/v4", .route)]
-
     /// Reads a HAR file.
     public static func read(contentsOf url: URL, options: Options = Options()) throws(HARImportError) -> Result {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
@@ -119,7 +116,7 @@ public enum HARImport {
         guard let method = request["method"]?.stringValue else { throw .init("request.method is missing") }
         guard let rawURL = request["url"]?.stringValue else { throw .init("request.url is missing") }
         guard let url = SplitURL(rawURL) else { throw .init("request.url \"\(rawURL.prefix(80))\" is not an absolute URL") }
-        guard let endpoint = endpointPaths.first(where: { url.path == $0.suffix || url.path.hasSuffix($0.suffix) || url.path.hasSuffix($0.suffix + "/") })?.endpoint
+        guard let endpoint = APIEndpoint.allCases.first(where: { $0 != .other && (url.path.hasSuffix($0.path) || url.path.hasSuffix($0.path + "/")) })
         else { return .skipped("other path") }
         if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) {
             return .skipped("other host", host: url.port.map { "\(url.host):\($0)" } ?? url.host)

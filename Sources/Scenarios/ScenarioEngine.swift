@@ -19,6 +19,10 @@ public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HT
 ///
 /// `@unchecked Sendable`: mutable state lives in `Locked` boxes, the registry and the journal.
 public final class ScenarioEngine: @unchecked Sendable {
+    /// The header a front-end (capture's `--fallback`) sets when the simulator answered in place of
+    /// the upstream: the journal notes its value.
+    public static let fallbackHeader = "X-VietMap-Sim-Fallback"
+
     /// Settings of an engine.
     public struct Configuration: Sendable {
         /// The scenarios folder (loaded at start, by `reload()` and by the watcher); its
@@ -273,7 +277,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
         // An inner handler that answered from its fallback says so in this header (Capture).
         var remark = note
-        if let fallback = response.headers["X-VietMap-Sim-Fallback"] {
+        if let fallback = response.headers[Self.fallbackHeader] {
             remark = [note, "fallback: " + fallback].compactMap { $0 }.joined(separator: "; ")
         }
         journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
