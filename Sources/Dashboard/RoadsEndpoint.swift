@@ -96,7 +96,7 @@ struct RoadsEndpoint: Sendable {
             out += Array(#"{"type":"Feature","id":\#(edge),"properties":{"name":"#.utf8)
             JSONSerializer.write(.string(graph.name(ofEdge: edge)), into: &out)
             out += Array(#","class":""#.utf8)
-            out += Array(Self.className(storage.edgeRoadClass[edge]).utf8)
+            out += Self.classNames[Int(storage.edgeRoadClass[edge])]
             out += Array(#""},"geometry":{"type":"LineString","coordinates":["#.utf8)
             let base = Int(storage.edgeBaseNode[edge]), adj = Int(storage.edgeAdjNode[edge])
             Self.writePoint(storage.nodeLonE7[base], storage.nodeLatE7[base], into: &out)
@@ -116,6 +116,9 @@ struct RoadsEndpoint: Sendable {
     private static func importance(_ rawClass: UInt8) -> Int {
         rawClass == RoadClass.other.rawValue ? 100 : Int(rawClass)
     }
+
+    /// `className` of every raw class value, as UTF-8, made once (the roads answer writes one per edge).
+    private static let classNames: [[UInt8]] = (0...UInt8.max).map { Array(className($0).utf8) }
 
     /// The OSM `highway` value of a road class (`primaryLink` → `primary_link`).
     static func className(_ rawClass: UInt8) -> String {
