@@ -19,7 +19,7 @@ public struct APIKeyPolicy: Sendable, Hashable {
     }
 
     /// The key a request presents among its `apikey` values (in query order): the first non-empty one.
-    public static func presentedKey(_ values: [String]) -> String? {
+    public static func presentedKey(_ values: some Sequence<String>) -> String? {
         values.first { !$0.isEmpty }
     }
 }

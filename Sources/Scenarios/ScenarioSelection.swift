@@ -67,7 +67,7 @@ struct ScenarioSelection: Sendable {
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
                        apiKeys: Set<String>) -> Outcome {
         var forwarded = request
-        let apiKey = request.query.items.first { $0.name == "apikey" && !$0.value.isEmpty }?.value ?? ""
+        let apiKey = APIKeyPolicy.presentedKey(request.query.items.lazy.filter { $0.name == "apikey" }.map(\.value)) ?? ""
         if apiKey.utf8.count > maxKeyBytes {
             return .refused(Refusal(error: .unauthorized, message: "apikey is longer than \(maxKeyBytes) bytes"), forwarded: forwarded)
         }
