@@ -28,6 +28,17 @@ public final class HTTPServer: @unchecked Sendable {
         let core: ServerCore
         let log: UnsafeMutablePointer<vmsim_mhd_log>
         let port: UInt16
+
+        /// Stops the daemon and frees its error log (the daemon must have no suspended connection).
+        func destroy() {
+            MHD_stop_daemon(daemon)
+            Self.freeLog(log)
+        }
+
+        static func freeLog(_ log: UnsafeMutablePointer<vmsim_mhd_log>) {
+            vmsim_mhd_log_destroy(log)
+            log.deallocate()
+        }
     }
 
     public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: @escaping HTTPHandler) {
@@ -86,9 +97,7 @@ public final class HTTPServer: @unchecked Sendable {
         for context in running.core.beginShutdown() {
             context.cancelForShutdown()
         }
-        MHD_stop_daemon(running.daemon)
-        vmsim_mhd_log_destroy(running.log)
-        running.log.deallocate()
+        running.destroy()
         return remaining
     }
 
@@ -137,9 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
                 running.core.connectionGuard.startSweeping()
                 return running
             }
-            MHD_stop_daemon(running.daemon)
-            vmsim_mhd_log_destroy(running.log)
-            running.log.deallocate()
+            running.destroy()
             if config.port != 0 || attempt >= 8 {
                 throw HTTPServerError("port \(running.port) is already in use on \(conflict), so `localhost:\(running.port)` "
                     + "could reach another server; stop that server or choose another --port")
@@ -184,19 +191,16 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let daemon else {
             let detail = Self.lastMessage(log)
-            vmsim_mhd_log_destroy(log)
-            log.deallocate()
+            Running.freeLog(log)
             throw HTTPServerError("could not start the HTTP daemon on \(endpoint) (MHD_start_daemon failed"
                 + (detail.isEmpty ? "; address in use?)" : ": \(detail))"))
         }
-        let port = vmsim_daemon_bound_port(daemon)
-        guard port != 0 else {
-            MHD_stop_daemon(daemon)
-            vmsim_mhd_log_destroy(log)
-            log.deallocate()
+        let running = Running(daemon: daemon, core: core, log: log, port: vmsim_daemon_bound_port(daemon))
+        guard running.port != 0 else {
+            running.destroy()
             throw HTTPServerError("HTTP daemon on \(endpoint) started but MHD_get_daemon_info(MHD_DAEMON_INFO_BIND_PORT) failed")
         }
-        return Running(daemon: daemon, core: core, log: log, port: port)
+        return running
     }
 
     /// Raises the soft limit on open files towards `needed` (bounded by the hard limit), so
