@@ -53,33 +53,31 @@ public final class RawHTTPClient {
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let sourceAddress {
-            var source = sockaddr_in()
-            source.sin_family = sa_family_t(AF_INET)
-            source.sin_addr.s_addr = inet_addr(sourceAddress)
-            let bound = withUnsafePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                let code = errno
-                close(fd)
-                throw Failure.system("bind", code)
-            }
+            try Self.call("bind", fd, Self.ipv4(sourceAddress, port: 0)) { bind($0, $1, $2) }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        try Self.call("connect", fd, Self.ipv4("127.0.0.1", port: port)) { connect($0, $1, $2) }
+    }
+
+    /// An IPv4 socket address.
+    private static func ipv4(_ address: String, port: UInt16) -> sockaddr_in {
+        var result = sockaddr_in()
+        result.sin_family = sa_family_t(AF_INET)
+        result.sin_port = port.bigEndian
+        result.sin_addr.s_addr = inet_addr(address)
+        return result
+    }
+
+    /// Runs `bind` or `connect` on `fd` with `address`; on failure closes `fd` and throws naming the call.
+    private static func call(_ name: String, _ fd: Int32, _ address: sockaddr_in,
+                             _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws {
+        var address = address
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
             let code = errno
             close(fd)
-            throw Failure.system("connect", code)
+            throw Failure.system(name, code)
         }
     }
 
