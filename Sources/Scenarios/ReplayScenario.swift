@@ -81,7 +81,7 @@ public enum ReplayScenario {
                 groups.append((key, [exchange]))
             }
         }
-        var rules = groups.map { rule(for: $0.exchanges, key: $0.key, options: options) }
+        var rules = groups.map { rule(for: $0.exchanges, options: options) }
         if options.unmatched == .notFound {
             let endpoints = Set(exchanges.map(\.endpoint)).map(\.rawValue).sorted()
             rules.append(.object(JSONObject([
@@ -116,12 +116,16 @@ public enum ReplayScenario {
         query.filter { !$0.value.isEmpty && $0.name != RequestMatch.keyParameter }
     }
 
-    private static func rule(for exchanges: [CapturedExchange], key: RequestKey, options: Options) -> JSONValue {
+    private static func rule(for exchanges: [CapturedExchange], options: Options) -> JSONValue {
         let first = exchanges[0]
+        // Names in the order the request sent them; a repeated name's values as an array.
+        let relevant = relevantParameters(first.query)
+        var values: [String: [JSONValue]] = [:]
+        for item in relevant { values[item.name, default: []].append(.string(item.value)) }
         var params = JSONObject()
-        for item in relevantParameters(first.query) where params[item.name] == nil {
-            let values = relevantParameters(first.query).filter { $0.name == item.name }.map { JSONValue.string($0.value) }
-            params[item.name] = values.count == 1 ? values[0] : .array(values)
+        for item in relevant where params[item.name] == nil {
+            let all = values[item.name]!
+            params[item.name] = all.count == 1 ? all[0] : .array(all)
         }
         let shown = originList(exchanges.map(\.origin))
         var rule = JSONObject([
