@@ -10,18 +10,19 @@ import PackageDescription
 ///   SQLiteStore, TextFolding → Dataset  (schema, importers, dataset location/caching)
 ///   SQLiteStore, TextFolding → Search   (autocomplete over a dataset file)
 ///   JSON                                (ordered JSON values, serializer, parser)
-///   APIKeys                             (the one `apikey` check shared by VietMapAPI, Scenarios and Capture)
+///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints, parameters, error codes and envelopes, the key policy)
+///   VietMapWire, HTTPServer → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
-///   Search, JSON, HTTPServer, TextFolding, APIKeys → VietMapAPI  (parameters → domain → live-shaped JSON)
-///   HTTPServer, JSON, Polyline, APIKeys → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   Search, JSON, HTTPServer, TextFolding, Routing, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
+///   HTTPServer, JSON, Polyline, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
-///   HTTPServer, JSON, Routing → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
-///   HTTPServer, JSON, VietMapClient, Scenarios, APIKeys → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
-///   VietMapClient                       (the reference client: models, URLSession client, provider backends; Foundation only)
+///   HTTPServer, JSON, Routing, VietMapWire → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
+///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWireHTTP → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
+///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
 ///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
-///   ContractKit                         (the contract suite; runs an app's decoders in forked children)
+///   JSON, JSONSchema, VietMapClient, Polyline → ContractKit  (the contract suite; runs an app's decoders in forked children)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
 let package = Package(
@@ -44,7 +45,8 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
-        .target(name: "APIKeys"),
+        .target(name: "VietMapWire", dependencies: ["JSON"]),
+        .target(name: "VietMapWireHTTP", dependencies: ["VietMapWire", "HTTPServer", "JSON"]),
         .target(name: "JSONSchema", dependencies: ["JSON"]),
         .target(name: "Polyline"),
         .target(name: "ArrayBlob"),
@@ -53,16 +55,16 @@ let package = Package(
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib"]),
         .target(name: "DefaultData", resources: [.copy("Resources/data")]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
-        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "APIKeys"]),
-        .target(name: "VietMapClient"),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "APIKeys"]),
-        .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib"]),
-        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing"], resources: [.copy("Resources/ui")]),
-        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "APIKeys"]),
+        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib", "VietMapWire"]),
+        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire"], resources: [.copy("Resources/ui")]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport"]),

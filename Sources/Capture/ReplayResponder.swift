@@ -1,3 +1,5 @@
+import VietMapWireHTTP
+import VietMapWire
 import Dispatch
 import Foundation
 import HTTPServer
@@ -56,7 +58,7 @@ public final class ReplayResponder: @unchecked Sendable {
 
     func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let endpoint: VMEndpoint
-        switch CaptureEndpoint.admit(request, apiKeys: apiKeys) {
+        switch FrontDoor(apiKeys: apiKeys).admit(request) {
         case .answered(let response): return reply(response)
         case .admitted(let admitted): endpoint = admitted
         }
@@ -66,7 +68,7 @@ public final class ReplayResponder: @unchecked Sendable {
         guard let first = matches.first else {
             let detail = recordings.unmatchedDescription(for: vmRequest)
             if let fallback { return reply(UpstreamProxy.fallbackAnswer(fallback, request, reason: "no recording")) }
-            return reply(CaptureEndpoint.error(status: 404, code: "NOT_FOUND", message: "no recording for this request: \(detail)", endpoint: endpoint))
+            return reply(APIResponses.error(.notFound("no recording for this request: \(detail)"), for: endpoint))
         }
         let position: Int = lock.withLock {
             let key = first.suggestedFileName

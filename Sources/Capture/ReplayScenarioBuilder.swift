@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -30,7 +31,7 @@ public enum ReplayScenarioBuilder {
             let response = CapturedResponse(status: recording.response.status,
                                             headers: recording.response.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                             body: recording.response.body)
-            return CapturedExchange(endpoint: APIEndpoint(path: recording.request.endpoint.rawValue),
+            return CapturedExchange(endpoint: recording.request.endpoint,
                                     query: recording.request.parameters.map { ($0.name, $0.value) },
                                     outcome: .response(response), latencyMilliseconds: recording.latencyMilliseconds ?? 0,
                                     origin: "recording \(index + 1)")

@@ -1,3 +1,5 @@
+import VietMapWireHTTP
+import VietMapWire
 import Dispatch
 import Foundation
 import HTTPServer
@@ -64,7 +66,7 @@ public final class UpstreamProxy: Sendable {
 
     func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let endpoint: VMEndpoint
-        switch CaptureEndpoint.admit(request, apiKeys: configuration.apiKeys) {
+        switch FrontDoor(apiKeys: configuration.apiKeys).admit(request) {
         case .answered(let response): return reply(response)
         case .admitted(let admitted): endpoint = admitted
         }
@@ -97,7 +99,7 @@ public final class UpstreamProxy: Sendable {
                 let reason = timedOut ? "upstream did not answer within \(Self.seconds(configuration.timeout)) s"
                                       : "upstream unreachable (\(Self.describe(error)))"
                 if let fallback { return reply(Self.fallbackAnswer(fallback, request, reason: reason)) }
-                reply(CaptureEndpoint.error(status: timedOut ? 504 : 502, code: "ERROR_UNKNOWN", message: reason, endpoint: endpoint))
+                reply(APIResponses.error(APIError(status: timedOut ? 504 : 502, code: APIErrorCode.errorUnknown.rawValue, message: reason), for: endpoint))
             }
         }
     }

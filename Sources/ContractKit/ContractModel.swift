@@ -84,14 +84,20 @@ public struct ContractModel: Sendable {
         "VMSearchItem[]": ContractModel([VMSearchItem].self),
         "VMPlaceDetail": ContractModel(VMPlaceDetail.self),
         "VMRouteResponse": ContractModel(VMRouteResponse.self),
+        "VMReverseItem[]": ContractModel([VMReverseItem].self),
+        "VMMatrixResponse": ContractModel(VMMatrixResponse.self),
+        "VMMigratedAddress": ContractModel(VMMigratedAddress.self),
     ]
 
     /// The reference model an endpoint's successful answers are decoded with.
     public static func reference(for endpoint: VMEndpoint) -> ContractModel {
-        switch endpoint {
-        case .autocomplete: return reference["VMSearchItem[]"]!
+        switch endpoint.family {
+        case .autocomplete, .search: return reference["VMSearchItem[]"]!
         case .place: return reference["VMPlaceDetail"]!
-        case .route: return reference["VMRouteResponse"]!
+        case .route, .tsp: return reference["VMRouteResponse"]!
+        case .reverse: return reference["VMReverseItem[]"]!
+        case .matrix: return reference["VMMatrixResponse"]!
+        case .migrateAddress: return reference["VMMigratedAddress"]!
         }
     }
 }

@@ -364,7 +364,7 @@ public struct ContractSuite: Sendable {
         }
         let spec = contracts.response(endpoint, status: status)
         if spec == nil {
-            fail(.undocumentedStatus, "", "HTTP \(status) is not documented for GET \(endpoint.rawValue) (documented: \(contracts.documentedStatuses(endpoint).map(String.init).joined(separator: ", ")))")
+            fail(.undocumentedStatus, "", "HTTP \(status) is not documented for GET \(endpoint.path) (documented: \(contracts.documentedStatuses(endpoint).map(String.init).joined(separator: ", ")))")
         }
         if let headers {
             let type = headers["content-type"] ?? ""
@@ -428,7 +428,7 @@ public struct ContractSuite: Sendable {
             out.modelDecodes = recording.decodes
             if recording.decodes {
                 for issue in recording.issues { out.notes.append("\(model.name) \(issue) (JSONDecoder accepts it)") }
-                if endpoint == .route, let polyline = context.polyline {
+                if endpoint.family == .route || endpoint.family == .tsp, let polyline = context.polyline {
                     checkPolylines(body, decoder: polyline, context: context, fail: fail, note: { out.notes.append($0) })
                 }
             } else {

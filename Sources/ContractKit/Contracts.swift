@@ -10,18 +10,11 @@ public struct ContractError: Error, Sendable, CustomStringConvertible {
 }
 
 extension VMEndpoint {
-    /// The corpus name of the endpoint: `autocomplete`, `place`, `route`.
-    public var contractName: String {
-        switch self {
-        case .autocomplete: return "autocomplete"
-        case .place: return "place"
-        case .route: return "route"
-        }
-    }
+    /// The corpus name of the endpoint: its wire name (`autocomplete`, `route-v3`, …).
+    public var contractName: String { name }
 
     public init?(contractName: String) {
-        guard let endpoint = VMEndpoint.allCases.first(where: { $0.contractName == contractName }) else { return nil }
-        self = endpoint
+        self.init(nameOrPath: contractName)
     }
 }
 
@@ -148,7 +141,7 @@ public struct Contracts: Sendable {
 
     /// The OpenAPI operation object of `endpoint` (its `get`).
     public func operation(_ endpoint: VMEndpoint) -> JSONObject? {
-        openAPI["paths"]?[endpoint.rawValue]?["get"]?.objectValue
+        openAPI["paths"]?[endpoint.path]?["get"]?.objectValue
     }
 
     /// The statuses the document declares for `endpoint`, ascending.
@@ -195,7 +188,7 @@ public struct Contracts: Sendable {
         for query in corpus.queries {
             let expect = query.expect
             guard let spec = response(query.endpoint, status: expect.status) else {
-                problems.append("query '\(query.name)': status \(expect.status) is not documented for \(query.endpoint.rawValue) in openapi.json")
+                problems.append("query '\(query.name)': status \(expect.status) is not documented for \(query.endpoint.path) in openapi.json")
                 continue
             }
             if let stem = expect.schema, stem != spec.schemaStem {

@@ -28,10 +28,15 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
 
     public var endpoints: Set<VMEndpoint> {
         switch self {
-        case .nonEmpty, .maxTenItems, .newFormat, .oldFormat, .dataOld, .dataNew, .distanceZeroWithoutFocus: return [.autocomplete]
-        case .insideVietnam, .placeNewFormat, .placeOldFormat: return [.place]
-        default: return [.route]
+        case .nonEmpty, .maxTenItems, .newFormat, .oldFormat, .dataOld, .dataNew, .distanceZeroWithoutFocus:
+            return Self.endpoints(of: [.autocomplete, .search])
+        case .insideVietnam, .placeNewFormat, .placeOldFormat: return Self.endpoints(of: [.place])
+        default: return Self.endpoints(of: [.route, .tsp])
         }
+    }
+
+    private static func endpoints(of families: Set<APIFamily>) -> Set<VMEndpoint> {
+        Set(VMEndpoint.allCases.filter { families.contains($0.family) })
     }
 
     /// What the check asserts (for reports and the corpus documentation).
@@ -82,10 +87,11 @@ enum SemanticChecks {
     }
 
     private static func run(_ check: SemanticCheck, body: JSONValue, parameters: [(name: String, value: String)]) -> [(String, String)] {
-        switch check.endpoints.first! {
-        case .autocomplete: return autocomplete(check, body)
+        switch check.endpoints.first!.family {
+        case .autocomplete, .search: return autocomplete(check, body)
         case .place: return place(check, body)
-        case .route: return route(check, body, requested: parameters.filter { $0.name == "point" }.compactMap { GeoPoint(latLng: $0.value) })
+        case .route, .tsp: return route(check, body, requested: parameters.filter { $0.name == "point" }.compactMap { GeoPoint(latLng: $0.value) })
+        case .reverse, .matrix, .migrateAddress: return []
         }
     }
 

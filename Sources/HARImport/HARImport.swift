@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -116,7 +117,7 @@ public enum HARImport {
         guard let method = request["method"]?.stringValue else { throw .init("request.method is missing") }
         guard let rawURL = request["url"]?.stringValue else { throw .init("request.url is missing") }
         guard let url = SplitURL(rawURL) else { throw .init("request.url \"\(rawURL.prefix(80))\" is not an absolute URL") }
-        guard let endpoint = APIEndpoint.allCases.first(where: { $0 != .other && (url.path.hasSuffix($0.path) || url.path.hasSuffix($0.path + "/")) })
+        guard let endpoint = APIEndpoint.allCases.first(where: { url.path.hasSuffix($0.path) || url.path.hasSuffix($0.path + "/") })
         else { return .skipped("other path") }
         if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) {
             return .skipped("other host", host: url.port.map { "\(url.host):\($0)" } ?? url.host)

@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import JSON
 
@@ -92,10 +93,10 @@ enum ActionDecoder {
         if let raw = object["error"] {
             let errorPath = path.appending("error")
             let code: String? = raw.intValue.map(String.init) ?? raw.stringValue
-            if let code, let error = VietMapError(code: code) {
+            if let code, let error = APIErrorCode(code: code) {
                 spec.body = .error(error, message: message)
             } else {
-                let known = VietMapError.allCases.map(\.rawValue).joined(separator: ", ")
+                let known = APIErrorCode.allCases.map(\.rawValue).joined(separator: ", ")
                 context.report(errorPath, "unknown error code \(context.describe(raw)); expected one of \(known) or 401")
             }
         }

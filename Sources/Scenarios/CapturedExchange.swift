@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 
 /// One request to a VietMap endpoint and what came back, as captured somewhere (a HAR file,

@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -17,7 +18,7 @@ public struct JournalEntry: Sendable {
     /// The path as sent (with any `/__scenario/NAME` prefix).
     public let path: String
     /// The endpoint after removing the scenario prefix.
-    public let endpoint: APIEndpoint
+    public let endpoint: APIEndpoint?
     /// The decoded query in order; a real `apikey` reads `***`, a `scenario:` key is kept.
     public var query: [QueryItem] { packedQuery.items }
     /// What the scenario engine did, `nil` for a request no scenario touched (most of them).
@@ -98,7 +99,7 @@ public struct JournalEntry: Sendable {
     }
     private let packedQuery: PackedQuery
 
-    init(sequence: Int, timestamp: Date, arrivalMilliseconds: Double, method: String, path: String, endpoint: APIEndpoint,
+    init(sequence: Int, timestamp: Date, arrivalMilliseconds: Double, method: String, path: String, endpoint: APIEndpoint?,
          query: [QueryItem], scenario: String?, selectedBy: String?, client: String?, rule: String?, step: Int?,
          state: String?, delayMilliseconds: Int?, fault: String?, status: Int?, latencyMilliseconds: Double?, note: String?) {
         self.sequence = sequence
@@ -106,7 +107,7 @@ public struct JournalEntry: Sendable {
         self.arrivalMilliseconds = arrivalMilliseconds
         self.method = method
         // The endpoint's own path is one shared string, not a copy per request.
-        self.path = path == endpoint.path ? endpoint.path : path
+        self.path = endpoint.map { path == $0.path ? $0.path : path } ?? path
         self.endpoint = endpoint
         packedQuery = PackedQuery(query)
         let anyFact = scenario != nil || selectedBy != nil || client != nil || rule != nil || step != nil || state != nil
@@ -172,7 +173,7 @@ public struct JournalEntry: Sendable {
             ("atMs", .number((arrivalMilliseconds * 1000).rounded() / 1000)),
             ("method", .string(method)),
             ("path", .string(path)),
-            ("endpoint", .string(endpoint.rawValue)),
+            ("endpoint", .string(endpoint?.name ?? "other")),
             ("query", .array(query.map { ["name": .string($0.name), "value": .string($0.value)] })),
             ("scenario", .string(scenario)),
             ("selectedBy", .string(selectedBy)),

@@ -1,3 +1,4 @@
+import VietMapWire
 import HTTPServer
 
 /// Which journal entries to look at. Every field given must match.
@@ -6,7 +7,8 @@ import HTTPServer
 ///     query.parameters = [("vehicle", "truck")]
 ///     XCTAssertEqual(engine.journal.count(matching: query), 1)
 public struct JournalQuery: Sendable {
-    public var endpoint: APIEndpoint?
+    /// nil: every request; else requests to one of these endpoints.
+    public var endpoints: Set<APIEndpoint>?
     public var scenario: String?
     /// The `@suffix` client tag.
     public var client: String?
@@ -20,7 +22,7 @@ public struct JournalQuery: Sendable {
 
     public init(endpoint: APIEndpoint? = nil, scenario: String? = nil, client: String? = nil, status: Int? = nil,
                 parameters: [(name: String, value: String?)] = [], afterSequence: Int? = nil, limit: Int? = nil) {
-        self.endpoint = endpoint
+        self.endpoints = endpoint.map { [$0] }
         self.scenario = scenario
         self.client = client
         self.status = status
@@ -36,10 +38,10 @@ public struct JournalQuery: Sendable {
         for (name, value) in query.items {
             switch name {
             case "endpoint":
-                guard let parsed = APIEndpoint(rawValue: value) else {
-                    throw AdminAPI.Failure(status: 400, message: "unknown endpoint '\(value)'")
+                guard let parsed = APIEndpoint.named(value) else {
+                    throw AdminAPI.Failure(status: 400, message: "unknown endpoint '\(value.prefix(100))'; expected one of \(APIEndpoint.words.joined(separator: ", "))")
                 }
-                endpoint = parsed
+                endpoints = parsed
             case "scenario": scenario = value
             case "client": client = value
             case "status": status = try Self.integer(name, value)
@@ -59,7 +61,7 @@ public struct JournalQuery: Sendable {
     }
 
     func matches(_ entry: JournalEntry) -> Bool {
-        if let endpoint, entry.endpoint != endpoint { return false }
+        if let endpoints { guard let endpoint = entry.endpoint, endpoints.contains(endpoint) else { return false } }
         if let scenario, entry.scenario != scenario { return false }
         if let client, entry.client != client { return false }
         if let status, entry.status != status { return false }

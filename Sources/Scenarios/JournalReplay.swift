@@ -16,18 +16,18 @@ enum JournalReplay {
             throw AdminAPI.Failure(status: 400, message: "name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit")
         }
         let outcome = entry.status.map { $0 == 0 ? (entry.fault ?? "no answer") : "\($0)" } ?? "?"
-        let description = "Replays journal entry \(entry.sequence): \(entry.method) \(entry.endpoint.rawValue) → \(outcome), "
+        let description = "Replays journal entry \(entry.sequence): \(entry.method) \(entry.endpoint?.path ?? entry.path) → \(outcome), "
             + "recorded \(entry.timestamp.formatted(Date.ISO8601FormatStyle()))."
         do {
             return try ReplayScenario.document(for: [exchange], options: .init(name: scenarioName, description: description))
         } catch {
-            throw AdminAPI.Failure(status: 422, message: error.description)
+            throw AdminAPI.Failure(status: 422, message: String(describing: error))
         }
     }
 
     static func capturedExchange(_ entry: JournalEntry) throws(AdminAPI.Failure) -> CapturedExchange {
         let origin = "journal \(entry.sequence)"
-        guard entry.endpoint != .other else {
+        guard let endpoint = entry.endpoint else {
             throw AdminAPI.Failure(status: 422, message: "\(origin) is not a request to an API endpoint (\(entry.path.prefix(100)))")
         }
         if entry.queryCut {
@@ -43,9 +43,9 @@ enum JournalReplay {
         let latency = entry.latencyMilliseconds ?? 0
         switch transport {
         case .reset:
-            return CapturedExchange(endpoint: entry.endpoint, query: query, outcome: .reset, latencyMilliseconds: latency, origin: origin)
+            return CapturedExchange(endpoint: endpoint, query: query, outcome: .reset, latencyMilliseconds: latency, origin: origin)
         case .closeWithoutResponse:
-            return CapturedExchange(endpoint: entry.endpoint, query: query, outcome: .emptyReply, latencyMilliseconds: latency, origin: origin)
+            return CapturedExchange(endpoint: endpoint, query: query, outcome: .emptyReply, latencyMilliseconds: latency, origin: origin)
         default:
             break
         }
@@ -66,7 +66,7 @@ enum JournalReplay {
         case .dribble(let chunks, let interval): response.dribble = (chunks, interval * max(0, chunks - 1))
         default: break
         }
-        return CapturedExchange(endpoint: entry.endpoint, query: query, outcome: .response(response),
+        return CapturedExchange(endpoint: endpoint, query: query, outcome: .response(response),
                                 latencyMilliseconds: latency, origin: origin)
     }
 }

@@ -1,3 +1,4 @@
+import VietMapWire
 import HTTPServer
 
 /// Which requests a rule considers: the endpoint and conditions on query parameters.
@@ -18,8 +19,8 @@ struct RequestMatch: Sendable {
     /// The parameter `exact` never counts: it carries the key (or the `scenario:` selector).
     static let keyParameter = "apikey"
 
-    func matches(endpoint: APIEndpoint, query: QueryParameters) -> Bool {
-        if let endpoints, !endpoints.contains(endpoint) { return false }
+    func matches(endpoint: APIEndpoint?, query: QueryParameters) -> Bool {
+        if let endpoints { guard let endpoint, endpoints.contains(endpoint) else { return false } }
         if exact, !carriesOnlyListedParameters(query) { return false }
         return parameters.allSatisfy { $0.condition.holds(for: query.all($0.name)) }
     }

@@ -1,3 +1,5 @@
+import VietMapWireHTTP
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -9,11 +11,11 @@ import JSON
 /// header edits of the real one), `transform`, `patch`, `fault`s, `dribble`. The delay is applied by the
 /// engine when sending.
 enum ResponseShaper {
-    static func shape(_ decision: Decision, request: HTTPRequest, endpoint: APIEndpoint, inner: ScenarioInner,
+    static func shape(_ decision: Decision, request: HTTPRequest, endpoint: APIEndpoint?, inner: ScenarioInner,
                       completion: @escaping @Sendable (HTTPResponse, String?) -> Void) {
         let action = decision.action
         if let retryAfter = decision.quotaRetryAfter {
-            completion(VietMapError.overDailyLimit.response(status: 429, endpoint: endpoint, retryAfterSeconds: retryAfter), nil)
+            completion(APIResponses.error(APIError(status: 429, code: APIErrorCode.overDailyLimit.rawValue, message: APIErrorCode.overDailyLimit.defaultMessage, retryAfterSeconds: retryAfter), for: endpoint), nil)
             return
         }
         if let literal = action.respond?.makeResponse(endpoint: endpoint) {

@@ -1,3 +1,5 @@
+import VietMapWireHTTP
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -14,7 +16,7 @@ struct ResponseSpec: Sendable, Equatable {
         case text(String)
         /// Raw bytes (`"base64"`), sent as they are (`application/octet-stream` unless a header says otherwise).
         case bytes(Data)
-        case error(VietMapError, message: String?)
+        case error(APIErrorCode, message: String?)
     }
 
     var status: Int?
@@ -28,7 +30,7 @@ struct ResponseSpec: Sendable, Equatable {
     }
 
     /// The answer when `body` is given (the inner handler is not asked).
-    func makeResponse(endpoint: APIEndpoint) -> HTTPResponse? {
+    func makeResponse(endpoint: APIEndpoint?) -> HTTPResponse? {
         guard let body else { return nil }
         var response: HTTPResponse
         switch body {
@@ -39,7 +41,7 @@ struct ResponseSpec: Sendable, Equatable {
         case .bytes(let data):
             response = HTTPResponse(status: status ?? 200, headers: ["Content-Type": "application/octet-stream"], body: data)
         case .error(let error, let message):
-            return editHeaders(error.response(message: message, status: status, endpoint: endpoint))
+            return editHeaders(APIResponses.error(APIError(error, message: message, status: status), for: endpoint))
         }
         if response.status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
         return editHeaders(response)

@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import JSON
 
@@ -152,7 +153,7 @@ enum ScenarioDecoder {
                 }
                 valid = valid && names.count == items.count
             default:
-                context.report(endpointPath, "must be one of autocomplete, place, route, any (or a non-empty array of them), found \(context.describe(raw))")
+                context.report(endpointPath, "must be an endpoint or family name (\(APIEndpoint.words.joined(separator: ", "))) or any, or a non-empty array of them; found \(context.describe(raw))")
                 names = []
                 valid = false
             }
@@ -161,10 +162,10 @@ enum ScenarioDecoder {
             for (name, namePath) in names {
                 if name == "any" {
                     matchesAny = true
-                } else if let endpoint = APIEndpoint(rawValue: name), endpoint != .other {
-                    endpoints.insert(endpoint)
+                } else if let named = APIEndpoint.named(name) {
+                    endpoints.formUnion(named)
                 } else {
-                    context.report(namePath, "unknown endpoint '\(name)'; expected autocomplete, place, route or any")
+                    context.report(namePath, "unknown endpoint '\(name)'; expected any or one of \(APIEndpoint.words.joined(separator: ", "))")
                     valid = false
                 }
             }

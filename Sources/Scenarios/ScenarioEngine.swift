@@ -1,3 +1,5 @@
+import VietMapWireHTTP
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
@@ -231,7 +233,7 @@ public final class ScenarioEngine: @unchecked Sendable {
 
         case .refused(let refusal, let forwarded):
             let endpoint = APIEndpoint(path: forwarded.path)
-            let response = refusal.error.response(message: refusal.message, endpoint: endpoint)
+            let response = APIResponses.error(APIError(refusal.error, message: refusal.message), for: endpoint)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             finish(response, delay: 0, sequence: sequence, arrival: arrival, note: refusal.message, reply: reply)
 
@@ -296,7 +298,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         text.utf8.count <= journalValueLimit ? text : String(text.prefix(journalValueLimit))
     }
 
-    private func record(_ request: HTTPRequest, endpoint: APIEndpoint, arrival: UInt64, selection: ScenarioSelection?,
+    private func record(_ request: HTTPRequest, endpoint: APIEndpoint?, arrival: UInt64, selection: ScenarioSelection?,
                         decision: Decision?) -> Int {
         // Values are cut to `journalValueLimit` characters, and parameters are kept only while
         // their total stays within `journalQueryLimit`, so a client sending huge URLs cannot make

@@ -1,4 +1,4 @@
-import APIKeys
+import VietMapWire
 import Foundation
 import HTTPServer
 
@@ -57,7 +57,7 @@ struct ScenarioSelection: Sendable {
 
     /// Why a request is refused: the status, the VietMap error code of the body and a message.
     struct Refusal: Sendable {
-        let error: VietMapError
+        let error: APIErrorCode
         let message: String
     }
 
@@ -107,9 +107,9 @@ struct ScenarioSelection: Sendable {
 
         let (name, client) = split(token)
         // Path problems are about the URL (404/400); key and header problems are credentials (401).
-        let unknownError: VietMapError = via == .path ? .notFound : .unauthorized
+        let unknownError: APIErrorCode = via == .path ? .notFound : .unauthorized
         if let client, client.utf8.count > maxTagBytes {
-            let error: VietMapError = via == .path ? .invalidRequest : .unauthorized
+            let error: APIErrorCode = via == .path ? .invalidRequest : .unauthorized
             return .refused(Refusal(error: error, message: "scenario tag is longer than \(maxTagBytes) bytes"), forwarded: forwarded)
         }
         guard library.scenario(named: name) != nil else {
@@ -118,7 +118,7 @@ struct ScenarioSelection: Sendable {
         if !keyIsValid {
             let message = parsedKey != nil && parsedKey?.realKey == nil
                 ? "with --api-key a scenario key must carry the real key: apikey=scenario:\(token.prefix(170)):KEY, or apikey=KEY with the header \(headerName): \(token.prefix(170))"
-                : VietMapError.unauthorized.defaultMessage
+                : APIErrorCode.unauthorized.defaultMessage
             return .refused(Refusal(error: .unauthorized, message: message), forwarded: forwarded)
         }
         let selection: ScenarioSelection

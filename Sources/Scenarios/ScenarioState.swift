@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import HTTPServer
 
@@ -40,7 +41,7 @@ final class ScenarioState: @unchecked Sendable {
     /// - Parameters:
     ///   - apiKey: the key as sent, for quotas.
     ///   - now: the request's arrival (uptime nanoseconds).
-    func decide(endpoint: APIEndpoint, query: QueryParameters, apiKey: String, now: UInt64) -> Decision {
+    func decide(endpoint: APIEndpoint?, query: QueryParameters, apiKey: String, now: UInt64) -> Decision {
         lock.withLock {
             for (index, rule) in scenario.rules.enumerated() {
                 guard rule.match.matches(endpoint: endpoint, query: query) else { continue }

@@ -32,6 +32,8 @@ public struct AutocompleteQuery: Sendable {
     /// Empty means every layer.
     public var layers: Set<SearchLayer>
     public var limit: Int
+    /// Forward geocoding (`search/v4`): the last word is a whole word, not a prefix being typed.
+    public var wholeWords: Bool = false
 
     public init(text: String, focus: Coordinate? = nil, format: AddressFormat = .new, cityId: Int? = nil,
                 districtId: Int? = nil, wardId: Int? = nil, circle: SearchCircle? = nil,

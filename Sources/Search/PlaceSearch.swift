@@ -52,6 +52,9 @@ public final class PlaceSearch: Sendable {
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
         var readings = reader.readings(of: query.text)
         guard !readings.isEmpty, query.limit > 0 else { return [] }
+        if query.wholeWords {
+            for i in readings.indices { readings[i].lastIsPrefix = false }
+        }
         let filter = PlaceFilter(query)
         var candidates = CandidateSet(rows: index.count)
         var usedAnyWordStage = false
@@ -61,7 +64,7 @@ public final class PlaceSearch: Sendable {
         if candidates.isEmpty && literal.count > 1 {
             usedAnyWordStage = true
             let matches = literal.enumerated().map { i, word in
-                index.terms.match(Array(word.utf8), prefix: i == literal.count - 1, in: [.name, .address])
+                index.terms.match(Array(word.utf8), prefix: i == literal.count - 1 && !query.wholeWords, in: [.name, .address])
             }
             candidates.insert(index.firstRows(anyOf: matches, limit: Self.candidatesPerStage) { filter.accepts($0, in: index.places) })
         }

@@ -1,9 +1,15 @@
+import VietMapWire
 import Foundation
 import JSON
 import Search
 import TextFolding
 
-/// `GET /api/autocomplete/v4`: parameters → `AutocompleteQuery` → a bare JSON array of at most 10 items.
+/// `GET /api/autocomplete/v4` and its siblings: parameters → `AutocompleteQuery` → a bare JSON
+/// array of at most 10 items.
+/// - `search/v4` (forward geocoding): the same readings and ranking, whole words (the last one is
+///   no typing prefix), `geocode:` ids;
+/// - `autocomplete/v3`, `search/v3`: old-format addresses (v3 predates the 2025 units), `vm:` ids,
+///   the v3 item keys; `display_type` is not read.
 struct AutocompleteEndpoint {
     let search: PlaceSearch
     let renderer: ResponseRenderer
@@ -21,10 +27,12 @@ struct AutocompleteEndpoint {
         case new = 1, old = 2, asInput = 3, newWithOld = 5, oldWithNew = 6
     }
 
-    func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> [UInt8] {
         let text = try parameters.required("text")
         let displayType: DisplayType
-        if let raw = try parameters.integer("display_type", "displayType") {
+        if endpoint.isVersion3 {
+            displayType = .old
+        } else if let raw = try parameters.integer("display_type", "displayType") {
             guard let value = DisplayType(rawValue: raw) else {
                 throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 3, 5, 6, got \(raw)")
             }
@@ -71,14 +79,17 @@ struct AutocompleteEndpoint {
             text: text, focus: try parameters.coordinate("focus"), format: format,
             cityId: try parameters.integer("cityId", "city_id"), districtId: try parameters.integer("distId", "dist_id"),
             wardId: try parameters.integer("wardId", "ward_id"), circle: circle, categories: categories, layers: layers)
+        var search = query
+        search.wholeWords = endpoint.family == .search
         let results: [SearchResult]
         do {
-            results = try search.autocomplete(query)
+            results = try self.search.autocomplete(search)
         } catch {
             throw APIError.internalFailure(error)
         }
         let withVariant = displayType == .newWithOld || displayType == .oldWithNew
-        return renderer.searchItems(results, format: format, withVariant: withVariant)
+        let style: ResponseRenderer.ItemStyle = endpoint.isVersion3 ? .v3 : .v4(ids: endpoint.family == .search ? .geocode : .autocomplete)
+        return renderer.searchItems(results, format: format, withVariant: withVariant, style: style)
     }
 
     /// display_type=3: old format when the text names a pre-2025 unit ("Quận 5", "Phường 4",

@@ -1,12 +1,15 @@
+import VietMapWire
 import JSON
 import Search
 
-/// `GET /api/place/v4`: a ref_id → the 13-key place object, in the format the ref_id carries.
+/// `GET /api/place/v4`: a ref_id (any of the `auto:`, `geocode:`, `vm:` forms) → the 13-key place
+/// object, in the format the ref_id carries. `place/v3` answers in the old format with v3's
+/// conventions whatever the id's format (v3 predates the 2025 units).
 struct PlaceEndpoint {
     let search: PlaceSearch
     let renderer: ResponseRenderer
 
-    func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> [UInt8] {
         let text = try parameters.required("refid", "refId", "ref_id")
         guard let refID = RefID(decoding: text) else { throw .notFound("unknown refid") }
         let place: PlaceRecord?
@@ -15,7 +18,8 @@ struct PlaceEndpoint {
         } catch {
             throw APIError.internalFailure(error)
         }
-        guard let place, place.exists(in: refID.format) else { throw .notFound("unknown refid") }
-        return renderer.placeDetail(place, format: refID.format)
+        let format = endpoint.isVersion3 ? .old : refID.format
+        guard let place, place.exists(in: format) else { throw .notFound("unknown refid") }
+        return renderer.placeDetail(place, format: format, version3: endpoint.isVersion3)
     }
 }

@@ -26,7 +26,10 @@ struct PlacePresentation {
     var name: String { place.name }
 
     /// Autocomplete `address`: the admin part (plus the street line for POIs), no spaces after commas.
-    var address: String {
+    var address: String { address(separator: ",") }
+
+    /// `address` with `separator` between the parts (v3 answers write ", ").
+    func address(separator: String) -> String {
         var address = ""
         var first = true
         if place.kind == .poi {
@@ -37,7 +40,7 @@ struct PlacePresentation {
             }
         }
         for unit in place.kind == .admin ? units.dropFirst() : units[...] {
-            if !first { address += "," }
+            if !first { address += separator }
             address += unit.fullName
             first = false
         }
@@ -63,4 +66,14 @@ struct PlacePresentation {
 
     /// Place-detail `name`: "" for a plain address point (as in the live example), else the place's name.
     var detailName: String { place.kind == .address ? "" : place.name }
+
+    /// Place v3 `name`: the street line for a plain address point (live v3 example:
+    /// `"3 Đường Trần Nhân Tôn"`), else the place's name.
+    var v3DetailName: String { place.kind == .address ? streetLine : place.name }
+
+    /// Place v3 `display`: the name, a space, then the units joined by "," (live v3 example).
+    var v3DetailDisplay: String {
+        let units = self.units.map(\.fullName).joined(separator: ",")
+        return v3DetailName.isEmpty ? units : v3DetailName + " " + units
+    }
 }

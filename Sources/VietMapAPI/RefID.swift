@@ -16,10 +16,33 @@ public struct RefID: Sendable, Equatable {
     }
 
     static let version: UInt8 = 1
-    /// Prefixes accepted on input; `auto:` is the one we emit.
+    /// Prefixes of the base64 forms accepted on input.
     static let acceptedPrefixes = ["auto:", "geocode:"]
+    /// The v3 form's prefix: `vm:KIND:HEX`.
+    static let v3Prefix = "vm:"
 
-    public var encoded: String {
+    /// How an id is written: autocomplete v4 hands out `auto:…`, search v4 `geocode:…`, the v3
+    /// endpoints `vm:POI:…` / `vm:ADDRESS:…` (uppercase hex). Every form decodes to the same place
+    /// in every place endpoint.
+    public enum Style: Sendable {
+        case autocomplete, geocode
+        /// `vm:` + the kind word + `:` + hex.
+        case v3(PlaceKind)
+    }
+
+    /// The `auto:` form.
+    public var encoded: String { encoded(.autocomplete) }
+
+    public func encoded(_ style: Style) -> String {
+        let scrambled = scrambledBytes
+        switch style {
+        case .autocomplete: return "auto:" + Self.base64URL(scrambled)
+        case .geocode: return "geocode:" + Self.base64URL(scrambled)
+        case .v3(let kind): return Self.v3Prefix + (kind == .poi ? "POI:" : "ADDRESS:") + Self.hex(scrambled)
+        }
+    }
+
+    private var scrambledBytes: [UInt8] {
         var plain: [UInt8] = []
         plain.reserveCapacity(key.utf8.count + 4)
         plain.append(Self.version)
@@ -28,15 +51,26 @@ public struct RefID: Sendable, Equatable {
         let check = Self.checksum(plain)
         plain.append(UInt8(check >> 8))
         plain.append(UInt8(check & 0xFF))
-        let scrambled = Self.scramble(plain)
-        return "auto:" + Self.base64URL(scrambled)
+        return Self.scramble(plain)
     }
 
     /// `nil` for anything that is not an intact id of ours.
     public init?(decoding text: String) {
-        guard let prefix = Self.acceptedPrefixes.first(where: { text.hasPrefix($0) }) else { return nil }
-        let encoded = text.utf8.dropFirst(prefix.utf8.count)
-        guard encoded.count >= 6, encoded.count < 4096, let data = Self.decodeBase64URL(encoded) else { return nil }
+        let data: [UInt8]
+        if text.hasPrefix(Self.v3Prefix) {
+            // vm:KIND:HEX — the kind word is not checked (the bytes carry the place).
+            let rest = text.utf8.dropFirst(Self.v3Prefix.utf8.count)
+            guard let colon = rest.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let hex = rest[rest.index(after: colon)...]
+            guard hex.count >= 8, hex.count < 8192, let decoded = Self.decodeHex(hex) else { return nil }
+            data = decoded
+        } else {
+            guard let prefix = Self.acceptedPrefixes.first(where: { text.hasPrefix($0) }) else { return nil }
+            let encoded = text.utf8.dropFirst(prefix.utf8.count)
+            guard encoded.count >= 6, encoded.count < 4096, let decoded = Self.decodeBase64URL(encoded) else { return nil }
+            data = decoded
+        }
+        guard data.count >= 4 else { return nil }
         let plain = Self.scramble(data)
         let body = Array(plain.dropLast(2))
         let check = UInt16(plain[plain.count - 2]) << 8 | UInt16(plain[plain.count - 1])
@@ -93,6 +127,40 @@ public struct RefID: Sendable, Equatable {
             i += 3
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Uppercase hex, two digits a byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Hex of either case; nil on an odd length or another byte.
+    static func decodeHex<C: Collection>(_ text: C) -> [UInt8]? where C.Element == UInt8 {
+        guard text.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count / 2)
+        var high: UInt8?
+        for c in text {
+            guard let value = nibble(c) else { return nil }
+            if let h = high { out.append(h << 4 | value); high = nil } else { high = value }
+        }
+        return out
     }
 
     /// XOR with a fixed pseudo-random keystream (its own inverse).

@@ -1,7 +1,8 @@
 import Dataset
-import APIKeys
+import VietMapWire
 import Foundation
 import HTTPServer
+import VietMapWireHTTP
 import JSON
 import Routing
 import Search
@@ -24,6 +25,8 @@ public final class VietMapService: Sendable {
     private let route: RouteEndpoint
     /// Rendered autocomplete and place answers of repeated requests.
     private let cache: ResponseCache
+    /// Not-found, method, query and key checks (shared with `--upstream`/`--replay`).
+    private let frontDoor: FrontDoor
     /// Where 500s are reported, one line each (default: stderr).
     private let errorLog: @Sendable (String) -> Void
 
@@ -48,6 +51,7 @@ public final class VietMapService: Sendable {
         self.errorLog = errorLog
         self.search = search
         self.apiKeys = apiKeys
+        frontDoor = FrontDoor(apiKeys: apiKeys)
         self.roadGraph = roadGraph
         let renderer = ResponseRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
@@ -83,13 +87,6 @@ public final class VietMapService: Sendable {
                   errorLog: errorLog, responseCacheBytes: responseCacheBytes)
     }
 
-    /// The paths this service answers.
-    public enum Endpoint: String, CaseIterable, Sendable {
-        case autocomplete = "/api/autocomplete/v4"
-        case place = "/api/place/v4"
-        case route = "/api/route/v4"
-    }
-
     public var handler: HTTPHandler {
         { request, response in response.send(self.respond(to: request)) }
     }
@@ -114,41 +111,36 @@ public final class VietMapService: Sendable {
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        let path = request.path.utf8.count > 1 && request.path.utf8.last == UInt8(ascii: "/") ? String(request.path.dropLast()) : request.path
-        guard let endpoint = Endpoint(rawValue: path) else {
-            return Self.error(.notFound("no such endpoint: \(request.path.prefix(200))"))
-        }
-        switch request.method {
-        case "GET", "HEAD": break
-        case "OPTIONS": return Self.preflight()
-        default:
-            var response = Self.error(APIError(status: 405, code: "INVALID_REQUEST", message: "method \(request.method.prefix(20)) not allowed; use GET"),
-                                      for: endpoint)
-            response.headers.set("Allow", "GET, HEAD, OPTIONS")
-            return response
-        }
-        if let problem = request.queryError {
-            return Self.error(.invalidRequest("malformed query string: \(problem)"), for: endpoint)
+        let endpoint: APIEndpoint
+        switch frontDoor.admit(request) {
+        case .answered(let response): return response
+        case .admitted(let admitted): endpoint = admitted
         }
         let parameters = RequestParameters(query: request.query)
-        guard APIKeyPolicy(keys: apiKeys).isValid(parameters.string("apikey")) else { return Self.error(.unauthorized, for: endpoint) }
-        let cacheKey = endpoint != .route && cache.isEnabled ? ResponseCache.key(path: path, items: request.query.items) : nil
-        if let cacheKey, let body = cache.body(for: cacheKey) { return Self.json(body, status: 200) }
+        let cacheKey = endpoint.family != .route && endpoint.family != .matrix && endpoint.family != .tsp && cache.isEnabled
+            ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
+        if let cacheKey, let body = cache.body(for: cacheKey) { return APIResponses.json(body, status: 200) }
         do throws(APIError) {
+            let body: [UInt8]
             switch endpoint {
-            case .autocomplete, .place:
-                let body = Data(endpoint == .place ? try place.respond(parameters) : try autocomplete.respond(parameters))
-                if let cacheKey { cache.store(body, for: cacheKey) }
-                return Self.json(body, status: 200)
-            case .route:
-                let (body, settled) = try route.respond(parameters)
-                var response = Self.json(body, status: 200)
+            case .autocomplete, .autocompleteV3, .search, .searchV3:
+                body = try autocomplete.respond(parameters, endpoint: endpoint)
+            case .place, .placeV3:
+                body = try place.respond(parameters, endpoint: endpoint)
+            case .route, .routeV3, .routeV1:
+                let (routeBody, settled) = try route.respond(parameters)
+                var response = APIResponses.json(routeBody, status: 200)
                 response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
                 return response
+            case .reverse, .reverseV3, .matrix, .matrixV4, .tsp, .tspV3, .migrateAddress:
+                throw APIError(status: 501, code: APIErrorCode.invalidRequest.rawValue, message: "\(endpoint.path) is not implemented yet")
             }
+            let data = Data(body)
+            if let cacheKey { cache.store(data, for: cacheKey) }
+            return APIResponses.json(data, status: 200)
         } catch {
             if error.status >= 500 { logFailure(error, request: request) }
-            return Self.error(error, for: endpoint)
+            return APIResponses.error(error, for: endpoint)
         }
     }
 
@@ -156,35 +148,5 @@ public final class VietMapService: Sendable {
     private func logFailure(_ error: APIError, request: HTTPRequest) {
         let cause = (error.cause ?? error.message).split(whereSeparator: \.isNewline).joined(separator: " ")
         errorLog("vietmap-sim: \(error.status) \(request.method.prefix(20)) \(request.path.prefix(200)): \(error.code): \(cause.prefix(500))")
-    }
-
-    static func json(_ body: JSONValue, status: Int) -> HTTPResponse {
-        json(Data(JSONSerializer.bytes(body)), status: status)
-    }
-
-    static func json(_ body: Data, status: Int) -> HTTPResponse {
-        // The live 401 carries no CORS header (browsers then report "Failed to fetch").
-        HTTPResponse(status: status, headers: status == 401 ? jsonHeaders : corsJSONHeaders, body: body)
-    }
-
-    private static let jsonHeaders = HTTPResponse.json(Data()).headers
-    private static let corsJSONHeaders: HTTPHeaders = {
-        var headers = jsonHeaders
-        headers.set("Access-Control-Allow-Origin", "*")
-        return headers
-    }()
-
-    /// Route errors come in the route envelope, the others as `{"code","message"}`.
-    static func error(_ error: APIError, for endpoint: Endpoint? = nil) -> HTTPResponse {
-        json(endpoint == .route ? error.routeBody : error.body, status: error.status)
-    }
-
-    static func preflight() -> HTTPResponse {
-        var response = HTTPResponse(status: 204, headers: [:], body: Data())
-        response.headers.set("Access-Control-Allow-Origin", "*")
-        response.headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-        response.headers.set("Access-Control-Allow-Headers", "*")
-        response.headers.set("Access-Control-Max-Age", "86400")
-        return response
     }
 }

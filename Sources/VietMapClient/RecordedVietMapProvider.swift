@@ -69,7 +69,7 @@ public struct RecordedVietMapProvider: VietMapProvider {
         let wanted = request.canonicalParameters
         let sameEndpoint = recordings.filter { $0.request.endpoint == request.endpoint }
         guard !sameEndpoint.isEmpty else {
-            return "no recordings for \(request.endpoint.rawValue) among \(recordings.count)"
+            return "no recordings for \(request.endpoint.path) among \(recordings.count)"
         }
         func describe(_ list: [VMParameter]) -> String {
             list.isEmpty ? "nothing" : list.map { "\($0.name)=\($0.value.prefix(60))" }.joined(separator: "&")
@@ -91,11 +91,11 @@ public struct RecordedVietMapProvider: VietMapProvider {
         if missing.isEmpty && extra.isEmpty {
             let classes = sameEndpoint.filter { $0.request.canonicalParameters == nearest }.map { $0.request.keyClass ?? "the provider's key" }
             if nearest == wanted, !classes.isEmpty, !classes.contains(request.keyClass ?? "the provider's key") {
-                return "the nearest recording for \(request.endpoint.rawValue) has the same parameters but was made with \(classes[0]), this request with \(request.keyClass ?? "the provider's key")"
+                return "the nearest recording for \(request.endpoint.path) has the same parameters but was made with \(classes[0]), this request with \(request.keyClass ?? "the provider's key")"
             }
-            return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has the same parameters with the 'point's in another order"
+            return "\(sameEndpoint.count) recording(s) for \(request.endpoint.path); the nearest has the same parameters with the 'point's in another order"
         }
-        return "\(sameEndpoint.count) recording(s) for \(request.endpoint.rawValue); the nearest has \(describe(extra)) where this request has \(describe(missing))"
+        return "\(sameEndpoint.count) recording(s) for \(request.endpoint.path); the nearest has \(describe(extra)) where this request has \(describe(missing))"
     }
 }
 

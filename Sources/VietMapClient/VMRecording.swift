@@ -51,7 +51,7 @@ public struct VMRecording: Sendable {
     /// A stable file name: endpoint + a hash of the canonical request and its key class
     /// (`route-3f2a….json`).
     public var suggestedFileName: String {
-        let name = request.endpoint.rawValue.split(separator: "/").dropFirst().first.map(String.init) ?? "request"
+        let name = request.endpoint.name
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let key = request.keyClass.map { ["apikey=" + $0] } ?? []
         for byte in (key + request.canonicalParameters.map({ $0.name + "=" + $0.value })).joined(separator: "&").utf8 {
@@ -69,7 +69,7 @@ public struct VMRecording: Sendable {
         if let recordedAt { out += "  \"recordedAt\": \(Self.quote(Self.timestampFormatter().string(from: recordedAt))),\n" }
         out += "  \"request\": {\n"
         if method != "GET" || recordedAt != nil { out += "    \"method\": \(Self.quote(method)),\n" }
-        out += "    \"endpoint\": \(Self.quote(request.endpoint.rawValue)),\n    \"parameters\": ["
+        out += "    \"endpoint\": \(Self.quote(request.endpoint.path)),\n    \"parameters\": ["
         let kept = request.redactingKey.parameters
         out += kept.isEmpty ? "]" : "\n" + kept.map { "      [\(Self.quote($0.name)), \(Self.quote($0.value))]" }
             .joined(separator: ",\n") + "\n    ]"
@@ -164,8 +164,8 @@ public struct VMRecording: Sendable {
             throw fail("a recording needs \"request\" and \"response\" objects")
         }
         guard let endpointName = request["endpoint"]?.stringValue else { throw fail("request.endpoint must be a string") }
-        guard let endpoint = VMEndpoint(rawValue: endpointName) else {
-            throw fail("unknown request.endpoint \"\(endpointName)\"; expected one of \(VMEndpoint.allCases.map(\.rawValue))")
+        guard let endpoint = VMEndpoint(nameOrPath: endpointName) else {
+            throw fail("unknown request.endpoint \"\(endpointName)\"; expected one of \(VMEndpoint.allCases.map(\.path))")
         }
         var parameters: [VMParameter] = []
         if let list = request["parameters"] {

@@ -1,11 +1,8 @@
 import Foundation
+@_exported import VietMapWire
 
-/// The three VietMap calls an app makes.
-public enum VMEndpoint: String, Sendable, CaseIterable, Codable {
-    case autocomplete = "/api/autocomplete/v4"
-    case place = "/api/place/v4"
-    case route = "/api/route/v4"
-}
+/// The VietMap endpoints a request can name: the wire protocol's one list (`APIEndpoint`).
+public typealias VMEndpoint = APIEndpoint
 
 /// One request to a VietMap endpoint, without the API key (the provider adds it).
 /// Parameters keep their order and may repeat (`point` does).
@@ -19,7 +16,7 @@ public struct VMRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        endpoint.rawValue + "?" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        endpoint.path + "?" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
     }
 }
 

@@ -162,6 +162,7 @@ final class TypedCallTests: XCTestCase {
             case .autocomplete: try! .autocomplete(text: "x")
             case .place: try! .placeDetail(refId: "r")
             case .route: try! .route(points: [Places.benThanhMarket, Places.q3])
+            default: VMRequest(endpoint, [])
             }
             return RecordedVietMapProvider(recordings: [VMRecording(request: request, response: VMRawResponse(status: status, body: Data(body.utf8)))])
         }

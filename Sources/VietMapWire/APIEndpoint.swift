@@ -1,0 +1,141 @@
+/// Every VietMap REST endpoint the simulator answers: the one list of the wire protocol.
+///
+/// The API layer, scenarios, capture/replay, HAR import, the journal and dashboard, the client
+/// library and the contracts all name endpoints with this type, so adding one is one case here —
+/// the compiler then walks through every `switch` that must handle it.
+///
+/// The raw value is the endpoint's stable *name*: what scenario files (`"endpoint": "route-v3"`),
+/// the journal filter, the query corpus and recordings write. A scenario may also name a
+/// `family` (`"route"` matches all three route paths).
+public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
+    case autocomplete
+    case autocompleteV3 = "autocomplete-v3"
+    case search
+    case searchV3 = "search-v3"
+    case place
+    case placeV3 = "place-v3"
+    case reverse
+    case reverseV3 = "reverse-v3"
+    case route
+    case routeV3 = "route-v3"
+    /// The documented legacy route URL, `/api/route?api-version=1.1` (both SDKs call it).
+    case routeV1 = "route-1.1"
+    case matrix
+    case matrixV4 = "matrix-v4"
+    case tsp
+    case tspV3 = "tsp-v3"
+    case migrateAddress = "migrate-address"
+
+    /// The request path (no trailing `/`).
+    public var path: String {
+        switch self {
+        case .autocomplete: return "/api/autocomplete/v4"
+        case .autocompleteV3: return "/api/autocomplete/v3"
+        case .search: return "/api/search/v4"
+        case .searchV3: return "/api/search/v3"
+        case .place: return "/api/place/v4"
+        case .placeV3: return "/api/place/v3"
+        case .reverse: return "/api/reverse/v4"
+        case .reverseV3: return "/api/reverse/v3"
+        case .route: return "/api/route/v4"
+        case .routeV3: return "/api/route/v3"
+        case .routeV1: return "/api/route"
+        case .matrix: return "/api/matrix"
+        case .matrixV4: return "/api/matrix/v4"
+        case .tsp: return "/api/tsp"
+        case .tspV3: return "/api/tsp/v3"
+        case .migrateAddress: return "/api/migrate-address/v3"
+        }
+    }
+
+    /// The endpoints by path, for `init(path:)`.
+    private static let byPath: [String: APIEndpoint] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.path, $0) })
+
+    /// The endpoint a request path names; a trailing `/` is ignored. Nil for any other path.
+    public init?(path: String) {
+        var utf8 = Substring(path)
+        if utf8.utf8.count > 1, utf8.utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
+        guard let found = Self.byPath[String(utf8)] else { return nil }
+        self = found
+    }
+
+    /// The endpoint of a name (`route-v3`) or, for recordings written before names existed, of a path.
+    public init?(nameOrPath text: String) {
+        if let named = APIEndpoint(rawValue: text) { self = named; return }
+        self.init(path: text)
+    }
+
+    /// The stable name (the raw value).
+    public var name: String { rawValue }
+
+    /// What the endpoint does; versions of one endpoint share a family.
+    public var family: APIFamily {
+        switch self {
+        case .autocomplete, .autocompleteV3: return .autocomplete
+        case .search, .searchV3: return .search
+        case .place, .placeV3: return .place
+        case .reverse, .reverseV3: return .reverse
+        case .route, .routeV3, .routeV1: return .route
+        case .matrix, .matrixV4: return .matrix
+        case .tsp, .tspV3: return .tsp
+        case .migrateAddress: return .migrateAddress
+        }
+    }
+
+    /// The shape of this endpoint's error bodies.
+    public var errorEnvelope: ErrorEnvelope { family.errorEnvelope }
+
+    /// The `api-version` value a legacy URL carries (`/api/route?api-version=1.1`), nil for
+    /// versioned paths. Absent is accepted; any other value is a 400.
+    public var apiVersion: String? {
+        switch self {
+        case .routeV1, .matrix, .tsp: return "1.1"
+        default: return nil
+        }
+    }
+
+    /// Whether a v3-era answer shape applies: old-format addresses, `vm:` ids.
+    public var isVersion3: Bool {
+        switch self {
+        case .autocompleteV3, .searchV3, .placeV3, .reverseV3, .routeV3, .tspV3, .migrateAddress: return true
+        default: return false
+        }
+    }
+
+    /// The methods every endpoint answers (`Allow` of a 405).
+    public static let allowedMethods = "GET, HEAD, OPTIONS"
+
+    /// The endpoints a scenario's `endpoint` word names: a family name (`route`: every route
+    /// path), an endpoint name (`route-v3`), or nil for an unknown word.
+    public static func named(_ word: String) -> Set<APIEndpoint>? {
+        if let family = APIFamily(rawValue: word) { return Set(allCases.filter { $0.family == family }) }
+        if let endpoint = APIEndpoint(rawValue: word) { return [endpoint] }
+        return nil
+    }
+
+    /// Every word `named(_:)` accepts, families first (for messages).
+    public static let words: [String] = APIFamily.allCases.map(\.rawValue)
+        + allCases.map(\.rawValue).filter { APIFamily(rawValue: $0) == nil }
+}
+
+/// A group of endpoints that answer the same question in different versions.
+public enum APIFamily: String, Sendable, CaseIterable, Hashable {
+    case autocomplete
+    case search
+    case place
+    case reverse
+    case route
+    case matrix
+    case tsp
+    case migrateAddress = "migrate-address"
+
+    /// Error bodies of the family: routes and TSP in the route envelope, the matrix in its own,
+    /// the geocoding endpoints as `{"code","message"}`.
+    public var errorEnvelope: ErrorEnvelope {
+        switch self {
+        case .route, .tsp: return .route
+        case .matrix: return .matrix
+        case .autocomplete, .search, .place, .reverse, .migrateAddress: return .codeMessage
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import JSON
+
+/// The shape of an error body, one per endpoint family (reference §8.6, the simulator's choice
+/// where live is unknown):
+/// - `codeMessage`: `{"code":…,"message":…}` — autocomplete, search, place, reverse, migrate-address;
+/// - `route`: `{"license":"vietmap","code":…,"messages":…,"paths":null}` (`[]` for `ZERO_RESULTS`) — routes and TSP;
+/// - `matrix`: `{"code":…,"messages":…,"durations":null,"distances":null}` — the matrix model's keys.
+public enum ErrorEnvelope: String, Sendable, CaseIterable {
+    case codeMessage
+    case route
+    case matrix
+
+    /// The body for `code` with `message`.
+    public func body(code: String, message: String) -> JSONValue {
+        switch self {
+        case .codeMessage:
+            return .object(JSONObject([("code", .string(code)), ("message", .string(message))]))
+        case .route:
+            let paths: JSONValue = code == APIErrorCode.zeroResults.rawValue ? .array([]) : .null
+            return .object(JSONObject([("license", "vietmap"), ("code", .string(code)), ("messages", .string(message)), ("paths", paths)]))
+        case .matrix:
+            return .object(JSONObject([("code", .string(code)), ("messages", .string(message)), ("durations", .null), ("distances", .null)]))
+        }
+    }
+
+    /// The envelope of `endpoint`; `{"code","message"}` for a path that is no endpoint.
+    public static func of(_ endpoint: APIEndpoint?) -> ErrorEnvelope { endpoint?.errorEnvelope ?? .codeMessage }
+}
