@@ -25,6 +25,7 @@ import PackageDescription
 ///   JSON, JSONSchema, VietMapClient, Polyline → ContractKit  (the contract suite; runs an app's decoders in forked children)
 ///   vietmap-sim                         (thin CLI)
 ///   SimTesting                          (test support: raw socket client, the shared test dataset)
+///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 let package = Package(
     name: "vietmap-sim",
     platforms: [.macOS(.v13)],
@@ -94,5 +95,6 @@ let package = Package(
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios"]),
+        .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
