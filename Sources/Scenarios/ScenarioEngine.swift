@@ -51,6 +51,10 @@ public final class ScenarioEngine: @unchecked Sendable {
         public var adminToken: String?
         /// `Host` names the admin API accepts besides loopback ones (e.g. the `--host` address).
         public var adminHosts: [String]
+        /// Plain API keys bound to a scenario at start (`serve --scenario-key KEY=NAME[@TAG]`), for
+        /// apps whose key is baked in: a request with KEY gets NAME (the key itself still passes
+        /// the key check as usual).
+        public var boundKeys: [String: String] = [:]
 
         public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
                     apiKeys: Set<String> = [], journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
@@ -222,7 +226,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         }
         let library = self.library
         let outcome = ScenarioSelection.select(request, library: library, defaultName: activeScenario,
-                                               apiKeys: configuration.apiKeys)
+                                               apiKeys: configuration.apiKeys, boundKeys: configuration.boundKeys)
         switch outcome {
         case .none(let forwarded),
              // CORS preflights carry no custom headers and get the normal answer.

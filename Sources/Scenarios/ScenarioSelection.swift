@@ -5,8 +5,11 @@ import HTTPServer
 /// How a request picks its scenario, in this order of precedence:
 /// 1. a path prefix `/__scenario/NAME[@TAG]/…` (removed before the inner handler sees the path);
 /// 2. a header `X-VietMap-Sim-Scenario: NAME[@TAG]`;
-/// 3. an API key `scenario:NAME[@TAG]`, or `scenario:NAME[@TAG]:KEY` carrying the real key;
-/// 4. the server-wide default (`serve --scenario`, or activated through the admin API).
+/// 3. an API key `scenario:NAME[@TAG]`, or `scenario:NAME[@TAG]:KEY` carrying the real key —
+///    or the same in characters no URL builder touches, `scenario.NAME[__TAG[__KEY]]`, or as
+///    Flutter's route builder mangles it, `scenario=NAME[@TAG[=KEY]]` (every `:` became `=`);
+/// 4. a plain key bound to a scenario at start (`serve --scenario-key KEY=NAME[@TAG]`);
+/// 5. the server-wide default (`serve --scenario`, or activated through the admin API).
 ///
 /// **The key check comes first.** With `apiKeys` (the `--api-key` values) a scenario applies
 /// only to a request that also carries one of them — as the plain `apikey` next to a path
@@ -21,7 +24,7 @@ import HTTPServer
 /// selector plus the API key, or the API key under the default scenario.
 struct ScenarioSelection: Sendable {
     enum Via: String, Sendable {
-        case path, header, apikey, `default`
+        case path, header, apikey, boundKey = "bound-key", `default`
     }
 
     let name: String
@@ -36,6 +39,12 @@ struct ScenarioSelection: Sendable {
 
     static let pathPrefix = "/__scenario/"
     static let keyPrefix = "scenario:"
+    /// The spelling made only of letters, digits, `-`, `_`, `.`: `scenario.NAME__TAG__KEY`.
+    static let urlSafeKeyPrefix = "scenario."
+    /// The separator of the URL-safe spelling (a name or tag holding `__` cannot be spelled so).
+    static let urlSafeSeparator = "__"
+    /// `scenario:` after Flutter's route URL builder turned every `:` into `=`.
+    static let mangledKeyPrefix = "scenario="
     static let headerName = "X-VietMap-Sim-Scenario"
 
     /// The longest `apikey` accepted (bytes); longer ones are a 401 before anything is stored.
@@ -65,7 +74,7 @@ struct ScenarioSelection: Sendable {
     /// - Parameters:
     ///   - apiKeys: the keys the inner handler accepts; empty means any non-empty key.
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
-                       apiKeys: Set<String>) -> Outcome {
+                       apiKeys: Set<String>, boundKeys: [String: String] = [:]) -> Outcome {
         var forwarded = request
         let apiKey = APIKeyPolicy.presentedKey(request.query.items.lazy.filter { $0.name == "apikey" }.map(\.value)) ?? ""
         if apiKey.utf8.count > maxKeyBytes {
@@ -95,6 +104,9 @@ struct ScenarioSelection: Sendable {
         } else if let parsedKey {
             token = parsedKey.selector
             via = .apikey
+        } else if let bound = boundKeys[apiKey] {
+            token = bound
+            via = .boundKey
         } else {
             // The default scenario applies only to requests the key check lets through.
             if let defaultName, library.scenario(named: defaultName) != nil, keyIsValid {
@@ -178,8 +190,7 @@ struct ScenarioKey: Sendable {
     let realKey: String?
 
     init?(_ apiKey: String, apiKeys: Set<String>) {
-        guard apiKey.hasPrefix(ScenarioSelection.keyPrefix) else { return nil }
-        let token = String(apiKey.dropFirst(ScenarioSelection.keyPrefix.count))
+        guard let token = Self.canonicalToken(apiKey) else { return nil }
         let colons = apiKeys.isEmpty ? [] : token.indices.filter { token[$0] == ":" }
         if let colon = colons.first(where: { apiKeys.contains(String(token[token.index(after: $0)...])) }) {
             selector = String(token[..<colon])
@@ -188,5 +199,21 @@ struct ScenarioKey: Sendable {
             selector = token
             realKey = nil
         }
+    }
+
+    /// `NAME[@TAG][:KEY]` from any of the three spellings, nil for a key that is none of them.
+    static func canonicalToken(_ apiKey: String) -> String? {
+        if apiKey.hasPrefix(ScenarioSelection.keyPrefix) { return String(apiKey.dropFirst(ScenarioSelection.keyPrefix.count)) }
+        if apiKey.hasPrefix(ScenarioSelection.mangledKeyPrefix) {
+            return String(apiKey.dropFirst(ScenarioSelection.mangledKeyPrefix.count)).replacingOccurrences(of: "=", with: ":")
+        }
+        guard apiKey.hasPrefix(ScenarioSelection.urlSafeKeyPrefix) else { return nil }
+        let parts = String(apiKey.dropFirst(ScenarioSelection.urlSafeKeyPrefix.count))
+            .components(separatedBy: ScenarioSelection.urlSafeSeparator)
+        guard let name = parts.first, !name.isEmpty else { return nil }
+        var token = name
+        if parts.count > 1 { token += "@" + parts[1] }
+        if parts.count > 2 { token += ":" + parts[2...].joined(separator: ScenarioSelection.urlSafeSeparator) }
+        return token
     }
 }

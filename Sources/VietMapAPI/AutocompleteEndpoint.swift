@@ -25,6 +25,12 @@ struct AutocompleteEndpoint {
     /// `display_type` values defined for autocomplete (4 exists only for reverse).
     enum DisplayType: Int {
         case new = 1, old = 2, asInput = 3, newWithOld = 5, oldWithNew = 6
+
+        /// The JS SDK's `AS_INPUT_FORMAT` is 4 (its own comment and the docs say 3): read 4 as 3
+        /// (docs/api.md, "SDK quirks").
+        init?(sent raw: Int) {
+            self.init(rawValue: raw == 4 ? 3 : raw)
+        }
     }
 
     func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> [UInt8] {
@@ -33,8 +39,8 @@ struct AutocompleteEndpoint {
         if endpoint.isVersion3 {
             displayType = .old
         } else if let raw = try parameters.integer("display_type", "displayType") {
-            guard let value = DisplayType(rawValue: raw) else {
-                throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 3, 5, 6, got \(raw)")
+            guard let value = DisplayType(sent: raw) else {
+                throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 3, 5, 6 (4 is read as 3), got \(raw)")
             }
             displayType = value
         } else {
@@ -48,8 +54,11 @@ struct AutocompleteEndpoint {
         }
 
         var circle: SearchCircle?
-        let center = try parameters.coordinate("circle_center", "circleCenter")
-        let radius = try parameters.number("circle_radius", "circleRadius")
+        // The JS SDK types `circleCenter` as one number and sends e.g. `circleCenter=10.7769`: no
+        // centre can be read from that, so the circle is ignored (docs/api.md, "SDK quirks").
+        let sentOneNumber = parameters.string("circle_center", "circleCenter").map { Double(RequestParameters.trimmed($0)) != nil } ?? false
+        let center = sentOneNumber ? nil : try parameters.coordinate("circle_center", "circleCenter")
+        let radius = sentOneNumber ? nil : try parameters.number("circle_radius", "circleRadius")
         switch (center, radius) {
         case (nil, nil): break
         case let (c?, r?):

@@ -46,6 +46,8 @@ public final class SimulatorServer: @unchecked Sendable {
         public var watchScenarios: Bool
         /// The server-wide default scenario.
         public var defaultScenario: String?
+        /// Plain keys bound to a scenario (`--scenario-key KEY=NAME[@TAG]`): KEY → `NAME[@TAG]`.
+        public var scenarioKeys: [String: String] = [:]
         /// Overrides every scenario's `seed`.
         public var seed: UInt64?
         /// Serve the admin API (`/__sim/…`: scenario list, activation, journal) and the dashboard
@@ -128,11 +130,18 @@ public final class SimulatorServer: @unchecked Sendable {
                                                      apiKeys: Set(configuration.apiKeys), adminToken: configuration.adminToken,
                                                      adminHosts: [configuration.http.host])
         scenarios.builtInFiles = configuration.includeBuiltInScenarios ? BuiltInScenarios.files : []
+        scenarios.boundKeys = configuration.scenarioKeys
         engine = ScenarioEngine(configuration: scenarios)
         let loaded = engine.library.scenarios
         let builtInDirectory = BuiltInScenarios.directory.path + "/"
         builtInScenarioCount = loaded.filter { ($0.file ?? "").hasPrefix(builtInDirectory) }.count
         directoryScenarioCount = loaded.count - builtInScenarioCount
+        for (key, selector) in configuration.scenarioKeys.sorted(by: { $0.key < $1.key }) {
+            let name = String(selector.prefix { $0 != "@" })
+            guard engine.library.scenario(named: name) != nil else {
+                throw StartError("--scenario-key \(key.prefix(40))=\(selector.prefix(100)): no scenario '\(name.prefix(100))' is loaded (loaded: \(loaded.isEmpty ? "none" : loaded.map(\.name).joined(separator: ", ")))")
+            }
+        }
         if let name = configuration.defaultScenario {
             do {
                 try engine.activate(name)

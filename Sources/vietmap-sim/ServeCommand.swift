@@ -34,7 +34,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued),
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {

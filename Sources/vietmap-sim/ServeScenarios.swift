@@ -15,6 +15,8 @@ final class ServeScenarios {
     let seed: UInt64?
     let admin: Bool
     let adminToken: String?
+    /// `--scenario-key KEY=NAME[@TAG]`, repeatable.
+    let boundKeys: [String: String]
     private var hangup: DispatchSourceSignal?
 
     init(options: CommandLineArguments) throws {
@@ -39,6 +41,19 @@ final class ServeScenarios {
         } else {
             directory = nil
         }
+        var boundKeys: [String: String] = [:]
+        for binding in options.all("scenario-key") {
+            guard let equals = binding.firstIndex(of: "="), equals != binding.startIndex,
+                  binding.index(after: equals) != binding.endIndex else {
+                throw CommandLineArguments.UsageError(description: "--scenario-key takes KEY=NAME (a plain API key bound to a scenario), got '\(binding.prefix(80))'")
+            }
+            let key = String(binding[..<equals])
+            guard boundKeys[key] == nil else {
+                throw CommandLineArguments.UsageError(description: "--scenario-key binds '\(key.prefix(80))' twice")
+            }
+            boundKeys[key] = String(binding[binding.index(after: equals)...])
+        }
+        self.boundKeys = boundKeys
         admin = options.has("admin")
         adminToken = options.value("admin-token")
         if let adminToken, adminToken.isEmpty || !admin {
@@ -50,6 +65,7 @@ final class ServeScenarios {
         configuration.scenariosDirectory = directory
         configuration.watchScenarios = directory != nil
         configuration.defaultScenario = defaultScenario
+        configuration.scenarioKeys = boundKeys
         configuration.seed = seed
         configuration.adminEnabled = admin
         configuration.adminToken = adminToken

@@ -36,7 +36,12 @@ extension Usage {
                            the path prefix /__scenario/NAME[@TAG]/… or the header
                            X-VietMap-Sim-Scenario: NAME[@TAG]; the request must also carry a non-empty
                            apikey (else 401), with --api-key K that is K (apikey=K, or
-                           apikey=scenario:NAME[@TAG]:K)
+                           apikey=scenario:NAME[@TAG]:K). Spelled only with letters, digits, '-', '_'
+                           and '.' (what every SDK's URL builder passes unchanged):
+                           apikey=scenario.NAME[__TAG[__K]]
+          --scenario-key KEY=NAME[@TAG]
+                           requests with the plain API key KEY get scenario NAME (for apps whose key
+                           is baked in); repeatable
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
           --admin          serve the admin API and request journal under /__sim/ and the dashboard at
                            /__sim/ui/ (loopback Host only, same-origin, POSTs need
