@@ -45,7 +45,7 @@ public struct MigratedAddress: Sendable, Equatable {
 /// most dataset places of the source ward, else the mapping's first target (old→new: the first the
 /// old→new file lists; new→old: the first whole old ward, else the lowest code).
 ///
-/// A text naming a province but no ward migrates the province only (old→new: the province it
+/// A text naming a province but no ward (of either scheme) migrates the province only (old→new: the province it
 /// became; new→old: chosen as above among the provinces merged into it, preferring the one with
 /// the same code). `nil` when no unit of the source scheme is recognised or it has no mapping.
 public final class AddressMigration: Sendable {
@@ -78,7 +78,9 @@ public final class AddressMigration: Sendable {
             guard let target = target(of: ward, direction: direction, focus: focus) else { return nil }
             return MigratedAddress(street: street, units: hierarchy(of: target), source: hierarchy(of: ward))
         }
-        guard let province = provinces.min(by: { $0.code < $1.code }),
+        // A ward of the other scheme only ("Phường Chợ Quán" asked old→new): not an address of the source scheme.
+        guard !named.contains(where: { $0.level == .ward }),
+              let province = provinces.min(by: { $0.code < $1.code }),
               let target = targetProvince(of: province, direction: direction, focus: focus) else { return nil }
         return MigratedAddress(street: street, units: [target], source: [province])
     }

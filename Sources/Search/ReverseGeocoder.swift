@@ -12,8 +12,8 @@ import Foundation
 ///   first). Each scheme's ward is its own admin place row.
 /// - Neither (the open sea, another country): no result.
 ///
-/// Distances for the radius and the order are metres on an equirectangular projection (exact
-/// enough at these ranges).
+/// The radius is in metres (equirectangular, exact enough at these ranges); the order is by
+/// planar distance in degrees, the `distance` VietMap's reverse answers report.
 public final class ReverseGeocoder: Sendable {
     let places: PlaceColumns
     private let mapping: AdminMapping
@@ -126,7 +126,8 @@ public final class ReverseGeocoder: Sendable {
         return dx * dx + dy * dy
     }
 
-    /// Up to `limit` ordinary rows within `meters` of `point` that `accept`, nearest first
+    /// Up to `limit` ordinary rows within `meters` of `point` that `accept`, nearest first by
+    /// planar distance in degrees — the distance the API reports, so its lists read in order —
     /// (ties: lower row, i.e. the more important place), with their squared distances in m².
     func nearest(to point: Coordinate, withinMeters meters: Double, limit: Int, where accept: (Int) -> Bool) -> [(d2: Double, row: Int)] {
         guard meters >= 0, limit > 0 else { return [] }
@@ -136,7 +137,7 @@ public final class ReverseGeocoder: Sendable {
         let rows = Self.cellRow(point.lat - dLat)...Self.cellRow(point.lat + dLat)
         let firstColumn = Self.cellColumn(point.lng - dLng), lastColumn = Self.cellColumn(point.lng + dLng)
         let max2 = meters * meters
-        var found: [(d2: Double, row: Int)] = []
+        var found: [(d2: Double, degrees2: Double, row: Int)] = []
         for cellRow in rows {
             let from = Self.cellKey(row: cellRow, column: firstColumn), to = Self.cellKey(row: cellRow, column: lastColumn)
             // The cells of one grid row are contiguous in key order.
@@ -145,13 +146,16 @@ public final class ReverseGeocoder: Sendable {
                 for k in Int(cellStart[i])..<Int(cellStart[i + 1]) {
                     let row = Int(cellRows[k])
                     let d2 = Self.distance2(point, places.lat[row], places.lng[row], scale)
-                    if d2 <= max2, accept(row) { found.append((d2, row)) }
+                    if d2 <= max2, accept(row) {
+                        let dLat = places.lat[row] - point.lat, dLng = places.lng[row] - point.lng
+                        found.append((d2, dLat * dLat + dLng * dLng, row))
+                    }
                 }
                 i += 1
             }
         }
-        found.sort { $0.d2 != $1.d2 ? $0.d2 < $1.d2 : $0.row < $1.row }
-        return Array(found.prefix(limit))
+        found.sort { $0.degrees2 != $1.degrees2 ? $0.degrees2 < $1.degrees2 : $0.row < $1.row }
+        return found.prefix(limit).map { ($0.d2, $0.row) }
     }
 
     private func lowerBound(_ key: Int64) -> Int {
