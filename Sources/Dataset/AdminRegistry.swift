@@ -271,6 +271,38 @@ final class AdminRegistry {
         return notes
     }
 
+    /// The rows of `admin_link`: every old ward → new ward link of both mapping files (ranked in
+    /// old→new file order, links only the new→old file has after them from 1000) and every old
+    /// province → new province, sorted; links to units neither scheme knows are left out.
+    func links() -> [(level: DatasetSchema.Level, old: Int, new: Int, rank: Int, full: Bool)] {
+        var out: [(level: DatasetSchema.Level, old: Int, new: Int, rank: Int, full: Bool)] = []
+        var full = Set<[Int]>()
+        var fromNewFile: [Int: [Int]] = [:]
+        for newCode in newToOld.keys.sorted() {
+            for link in newToOld[newCode]! {
+                if link.full { full.insert([link.code, newCode]) }
+                fromNewFile[link.code, default: []].append(newCode)
+            }
+        }
+        for oldCode in Set(oldToNew.keys).union(fromNewFile.keys).sorted() where oldWards[oldCode] != nil {
+            var targets: [Int] = []
+            for target in (oldToNew[oldCode] ?? []) + (fromNewFile[oldCode] ?? []) where newWards[target] != nil && !targets.contains(target) {
+                targets.append(target)
+            }
+            let listed = Set(oldToNew[oldCode] ?? [])
+            var extra = 1000
+            for (rank, target) in targets.enumerated() {
+                let r = listed.contains(target) ? rank : extra
+                if !listed.contains(target) { extra += 1 }
+                out.append((.ward, oldCode, target, r, full.contains([oldCode, target])))
+            }
+        }
+        for oldCode in oldProvinceToNew.keys.sorted() where oldProvinces[oldCode] != nil {
+            if let target = oldProvinceToNew[oldCode], newProvinces[target] != nil { out.append((.province, oldCode, target, 0, false)) }
+        }
+        return out
+    }
+
     /// The 2025 ward containing a point: among wards whose bbox contains it, the one with the
     /// nearest centroid.
     func newWard(containing lat: Double, _ lng: Double) -> (ward: Int, province: Int)? {

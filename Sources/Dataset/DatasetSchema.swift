@@ -15,7 +15,7 @@ import Search
 /// (category table, importance, address derivation). Both go into the cache fingerprint.
 public enum DatasetSchema {
     /// Version of the table layout below; stored in `meta.schema_version`.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
     public static let builderVersion = 11
@@ -81,6 +81,21 @@ public enum DatasetSchema {
         "xq\(SearchIndex.cell(Coordinate(lat: latitude, lng: longitude)))"
     }
 
+    /// The old↔new mapping of the 2025 reform (from the mapping inputs), for address migration:
+    /// `level` 2 links an old ward to a new ward, `level` 0 an old province to a new province.
+    /// `rank` orders an old unit's targets as the old→new file lists them (0 first; links known
+    /// only from the new→old file come after, from 1000); `full` = 1 when the new→old file says the
+    /// old ward went wholly into the new one.
+    public static let createAdminLink = """
+        CREATE TABLE admin_link(
+          level INTEGER NOT NULL,
+          old_code INTEGER NOT NULL,
+          new_code INTEGER NOT NULL,
+          rank INTEGER NOT NULL,
+          full INTEGER NOT NULL,
+          PRIMARY KEY(level, old_code, new_code)) WITHOUT ROWID;
+        """
+
     /// The road graph for routing, one row: `RoadGraph.serialized()` (loaded into memory at start;
     /// no SQL on the routing path).
     public static let createRoadGraph = """
@@ -98,7 +113,7 @@ public enum DatasetSchema {
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createSearchIndex, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createAdminLink, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createSearchIndex, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

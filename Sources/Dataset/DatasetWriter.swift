@@ -122,6 +122,14 @@ struct DatasetWriter {
                 }
             }
 
+            // The old↔new mapping (admin_link).
+            let insertLink = try db.prepare("INSERT OR IGNORE INTO admin_link(level, old_code, new_code, rank, full) VALUES (?,?,?,?,?)")
+            for link in admin.links() {
+                try insertLink.bind(.integer(Int64(link.level.rawValue)), .integer(Int64(link.old)), .integer(Int64(link.new)),
+                                    .integer(Int64(link.rank)), .integer(link.full ? 1 : 0))
+                try insertLink.run()
+            }
+
             // Ordinary places.
             for place in places.pois + places.streets + places.addresses {
                 var streetPart = ""

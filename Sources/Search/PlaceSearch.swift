@@ -31,7 +31,15 @@ public final class PlaceSearch: Sendable {
         kindWords = Set((meta["kind_words"] ?? "").split(separator: " ").map(String.init))
         typos = LazyTypoVocabulary(databasePath: databasePath)
         index = try SearchIndex.load(from: database)
+        let mapping = try AdminMapping(database: database)
+        geocoder = ReverseGeocoder(index: index, mapping: mapping)
+        migration = AddressMigration(admin: admin, mapping: mapping, geocoder: geocoder)
     }
+
+    /// Reverse geocoding over the same places.
+    public let geocoder: ReverseGeocoder
+    /// Old↔new address migration (the dataset's `admin_link` mapping).
+    public let migration: AddressMigration
 
     private let reader: QueryReader
     /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
@@ -329,7 +337,12 @@ public final class PlaceSearch: Sendable {
 
     /// The key of the place that is the admin unit `unit` itself.
     static func key(of unit: AdminUnit) -> String {
-        "admin:\(unit.scheme.rawValue):\(unit.level.rawValue):\(unit.code)"
+        key(of: unit.scheme, unit.level, unit.code)
+    }
+
+    /// The key of the place that is the admin unit of `scheme`, `level` and `code`.
+    static func key(of scheme: AddressFormat, _ level: AdminLevel, _ code: Int) -> String {
+        "admin:\(scheme.rawValue):\(level.rawValue):\(code)"
     }
 
     /// Whether row `row` lies in `unit` (by its codes in the unit's scheme).

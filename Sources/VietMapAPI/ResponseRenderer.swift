@@ -67,10 +67,16 @@ struct ResponseRenderer {
     }
 
     private func baseFields(_ result: SearchResult, format: AddressFormat, style: ItemStyle, into writer: inout JSONWriter) {
-        let p = PlacePresentation(place: result.place, format: format, admin: admin)
-        let address = p.address(separator: style.separator)
         writer.member("ref_id", style.id(result.place, format: format))
         writer.member("distance", number: (result.distanceMeters ?? 0) / 1000)
+        itemFields(result.place, format: format, separator: style.separator, into: &writer)
+    }
+
+    /// `address` … `entry_points` of a search or reverse item.
+    private func itemFields(_ place: PlaceRecord, format: AddressFormat, separator: String = ",", entryPoints: Bool = true,
+                            into writer: inout JSONWriter) {
+        let p = PlacePresentation(place: place, format: format, admin: admin)
+        let address = p.address(separator: separator)
         writer.member("address", address)
         writer.member("name", p.name)
         writer.member("display", p.display(address: address))
@@ -80,11 +86,88 @@ struct ResponseRenderer {
         writer.endArray()
         writer.key("categories")
         writer.beginArray()
-        for category in result.place.categories { writer.string(category) }
+        for category in place.categories { writer.string(category) }
         writer.endArray()
+        guard entryPoints else { return }
         writer.key("entry_points")
         writer.beginArray()
         writer.endArray()
+    }
+
+    /// Reverse v4 items: per result one item in `format` (`withVariant`: the other format nested
+    /// in data_old/data_new), or, with `bothAsItems` (display_type 4), a new-format item and an
+    /// old-format item. A result without a row in a format (an area with no old ward) is left out
+    /// of that format. `lat`/`lng` echo the query; `distance` is planar degrees to the place.
+    func reverseItems(_ results: [ReverseResult], query: Coordinate, format: AddressFormat, withVariant: Bool, bothAsItems: Bool) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + results.count * 1_400)
+        writer.beginArray()
+        for result in results {
+            for itemFormat in bothAsItems ? [AddressFormat.new, .old] : [format] {
+                guard let place = result.place(in: itemFormat) else { continue }
+                writer.beginObject()
+                reverseFields(place, query: query, format: itemFormat, into: &writer)
+                let variant = withVariant ? result.place(in: itemFormat.other) : nil
+                writer.key("data_old")
+                if let variant, itemFormat == .new { reverseVariant(variant, query: query, format: .old, into: &writer) } else { writer.null() }
+                writer.key("data_new")
+                if let variant, itemFormat == .old { reverseVariant(variant, query: query, format: .new, into: &writer) } else { writer.null() }
+                writer.endObject()
+            }
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+
+    /// Reverse v3 items: old format, the nine keys of the v3 model (no entry_points, no data_*).
+    func reverseItemsV3(_ results: [ReverseResult], query: Coordinate) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + results.count * 700)
+        writer.beginArray()
+        for result in results {
+            guard let place = result.place(in: .old) else { continue }
+            writer.beginObject()
+            reverseFields(place, query: query, format: .old, entryPoints: false, separator: ", ", into: &writer)
+            writer.endObject()
+        }
+        writer.endArray()
+        return writer.bytes
+    }
+
+    private func reverseVariant(_ place: PlaceRecord, query: Coordinate, format: AddressFormat, into writer: inout JSONWriter) {
+        writer.beginObject()
+        reverseFields(place, query: query, format: format, into: &writer)
+        writer.key("data_old")
+        writer.null()
+        writer.key("data_new")
+        writer.null()
+        writer.endObject()
+    }
+
+    /// Reverse ids are in the `vm:KIND:HEX` form of both live reverse examples (v4 and v3).
+    private func reverseFields(_ place: PlaceRecord, query: Coordinate, format: AddressFormat, entryPoints: Bool = true,
+                               separator: String = ",", into writer: inout JSONWriter) {
+        writer.member("lat", number: query.lat)
+        writer.member("lng", number: query.lng)
+        writer.member("ref_id", RefID(key: place.key, format: format).encoded(.v3(place.kind)))
+        let dLat = place.coordinate.lat - query.lat, dLng = place.coordinate.lng - query.lng
+        writer.member("distance", number: (dLat * dLat + dLng * dLng).squareRoot())
+        itemFields(place, format: format, separator: separator, entryPoints: entryPoints, into: &writer)
+    }
+
+    /// The migrate-address object: `name` the street part, `address` the units comma-joined,
+    /// `display` both, `boundaries` the units.
+    func migratedAddress(_ migrated: MigratedAddress) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        let address = migrated.units.map(\.fullName).joined(separator: ",")
+        writer.beginObject()
+        writer.member("address", address)
+        writer.member("name", migrated.street)
+        writer.member("display", migrated.street.isEmpty ? address : address.isEmpty ? migrated.street : migrated.street + " " + address)
+        writer.key("boundaries")
+        writer.beginArray()
+        for unit in migrated.units { boundary(unit, into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
     }
 
     private func boundary(_ unit: AdminUnit, into writer: inout JSONWriter) {

@@ -23,6 +23,8 @@ public final class VietMapService: Sendable {
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
+    private let reverse: ReverseEndpoint
+    private let migrate: MigrateAddressEndpoint
     /// Rendered autocomplete and place answers of repeated requests.
     private let cache: ResponseCache
     /// Not-found, method, query and key checks (shared with `--upstream`/`--replay`).
@@ -56,6 +58,8 @@ public final class VietMapService: Sendable {
         let renderer = ResponseRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
         place = PlaceEndpoint(search: search, renderer: renderer)
+        reverse = ReverseEndpoint(search: search, renderer: renderer)
+        migrate = MigrateAddressEndpoint(search: search, renderer: renderer)
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
@@ -132,7 +136,13 @@ public final class VietMapService: Sendable {
                 var response = APIResponses.json(routeBody, status: 200)
                 response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
                 return response
-            case .reverse, .reverseV3, .matrix, .matrixV4, .tsp, .tspV3, .migrateAddress:
+            case .reverse:
+                body = try reverse.respond(parameters)
+            case .reverseV3:
+                body = try reverse.respond(parameters, version: .v3)
+            case .migrateAddress:
+                body = try migrate.respond(parameters)
+            case .matrix, .matrixV4, .tsp, .tspV3:
                 throw APIError(status: 501, code: APIErrorCode.invalidRequest.rawValue, message: "\(endpoint.path) is not implemented yet")
             }
             let data = Data(body)
