@@ -70,6 +70,11 @@ public enum VMResponseDecoding {
         }
     }
 
+    /// Any model from a 2xx answer (the error bodies of other statuses decoded into the error).
+    public static func decoded<T: Decodable>(_ type: T.Type, from response: VMRawResponse) throws(VMClientError) -> T {
+        try decodeSuccess(type, response)
+    }
+
     private static func decodeSuccess<T: Decodable>(_ type: T.Type, _ response: VMRawResponse) throws(VMClientError) -> T {
         try requireSuccess(response)
         do {
