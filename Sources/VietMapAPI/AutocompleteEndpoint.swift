@@ -34,11 +34,11 @@ struct AutocompleteEndpoint {
     }
 
     func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> [UInt8] {
-        let text = try parameters.required("text")
+        let text = try parameters.required(.text)
         let displayType: DisplayType
         if endpoint.isVersion3 {
             displayType = .old
-        } else if let raw = try parameters.integer("display_type", "displayType") {
+        } else if let raw = try parameters.integer(.displayType) {
             guard let value = DisplayType(sent: raw) else {
                 throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 3, 5, 6 (4 is read as 3), got \(raw)")
             }
@@ -56,9 +56,9 @@ struct AutocompleteEndpoint {
         var circle: SearchCircle?
         // The JS SDK types `circleCenter` as one number and sends e.g. `circleCenter=10.7769`: no
         // centre can be read from that, so the circle is ignored (docs/api.md, "SDK quirks").
-        let sentOneNumber = parameters.string("circle_center", "circleCenter").map { Double(RequestParameters.trimmed($0)) != nil } ?? false
-        let center = sentOneNumber ? nil : try parameters.coordinate("circle_center", "circleCenter")
-        let radius = sentOneNumber ? nil : try parameters.number("circle_radius", "circleRadius")
+        let sentOneNumber = parameters.string(.circleCenter).map { Double(RequestParameters.trimmed($0)) != nil } ?? false
+        let center = sentOneNumber ? nil : try parameters.coordinate(.circleCenter)
+        let radius = sentOneNumber ? nil : try parameters.number(.circleRadius)
         switch (center, radius) {
         case (nil, nil): break
         case let (c?, r?):
@@ -68,14 +68,14 @@ struct AutocompleteEndpoint {
         }
 
         var layers = Set<SearchLayer>()
-        for name in try parameters.list("layers", limit: Self.maxLayers, noun: "layers") {
+        for name in try parameters.list(.layers, limit: Self.maxLayers, noun: "layers") {
             let trimmed = name.uppercased()
             guard let layer = SearchLayer(rawValue: trimmed) else {
                 throw .invalidRequest("unknown layer '\(trimmed.prefix(40))'; expected one of \(SearchLayer.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             layers.insert(layer)
         }
-        let categories = try parameters.list("cats", limit: Self.maxCategories, noun: "category codes")
+        let categories = try parameters.list(.cats, limit: Self.maxCategories, noun: "category codes")
         if let long = categories.first(where: { $0.count > Self.maxCategoryLength }) {
             throw .invalidRequest("parameter 'cats': code '\(long.prefix(40))…' is longer than \(Self.maxCategoryLength) characters")
         }
@@ -85,9 +85,9 @@ struct AutocompleteEndpoint {
         }
 
         let query = AutocompleteQuery(
-            text: text, focus: try parameters.coordinate("focus"), format: format,
-            cityId: try parameters.integer("cityId", "city_id"), districtId: try parameters.integer("distId", "dist_id"),
-            wardId: try parameters.integer("wardId", "ward_id"), circle: circle, categories: categories, layers: layers)
+            text: text, focus: try parameters.coordinate(.focus), format: format,
+            cityId: try parameters.integer(.cityId), districtId: try parameters.integer(.distId),
+            wardId: try parameters.integer(.wardId), circle: circle, categories: categories, layers: layers)
         var search = query
         search.wholeWords = endpoint.family == .search
         let results: [SearchResult]

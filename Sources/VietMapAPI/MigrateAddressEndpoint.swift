@@ -17,18 +17,18 @@ struct MigrateAddressEndpoint {
     static let maxTextLength = 500
 
     func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
-        let text = try parameters.required("text")
+        let text = try parameters.required(.text)
         guard text.count <= Self.maxTextLength else {
             throw .invalidRequest("parameter 'text' is longer than \(Self.maxTextLength) characters")
         }
         var direction = MigrationDirection.oldToNew
-        if let raw = try parameters.integer("migrate_type", "migrateType") {
+        if let raw = try parameters.integer(.migrateType) {
             guard let value = MigrationDirection(rawValue: raw) else {
                 throw .invalidRequest("parameter 'migrate_type' must be 1 (old to new) or 2 (new to old), got \(raw)")
             }
             direction = value
         }
-        let focus = try parameters.coordinate("focus")
+        let focus = try parameters.coordinate(.focus)
         if direction == .newToOld && focus == nil {
             throw .invalidRequest("missing required parameter 'focus' (required when migrate_type=2)")
         }

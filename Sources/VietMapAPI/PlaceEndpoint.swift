@@ -10,7 +10,7 @@ struct PlaceEndpoint {
     let renderer: ResponseRenderer
 
     func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> [UInt8] {
-        let text = try parameters.required("refid", "refId", "ref_id")
+        let text = try parameters.required(.refid)
         guard let refID = RefID(decoding: text) else { throw .notFound("unknown refid") }
         let place: PlaceRecord?
         do {

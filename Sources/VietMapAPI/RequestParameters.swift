@@ -2,6 +2,7 @@ import VietMapWire
 import Foundation
 import HTTPServer
 import Search
+import VietMapWire
 
 /// Typed access to query parameters with VietMap's aliases; every malformed value is an
 /// `APIError.invalidRequest` naming the parameter.
@@ -10,14 +11,28 @@ struct RequestParameters {
 
     /// The first non-empty value of any of `names` (documented name first, aliases after).
     /// Empty values count as absent, as the JS SDK sends `focus=` with nothing.
-    func string(_ names: String...) -> String? {
+    func string(_ parameter: APIParameter) -> String? { string(parameter.spellings) }
+    func required(_ parameter: APIParameter) throws(APIError) -> String { try required(parameter.spellings) }
+    func integer(_ parameter: APIParameter) throws(APIError) -> Int? { try integer(parameter.spellings) }
+    func number(_ parameter: APIParameter) throws(APIError) -> Double? { try number(parameter.spellings) }
+    func coordinate(_ parameter: APIParameter) throws(APIError) -> Coordinate? { try coordinate(parameter.spellings) }
+    func list(_ parameter: APIParameter, limit: Int, noun: String = "values",
+              separators: (Character) -> Bool = { $0 == "," }) throws(APIError) -> [String] {
+        try list(parameter.spellings, limit: limit, noun: noun, separators: separators)
+    }
+
+    func string(_ names: String...) -> String? { string(names) }
+
+    func string(_ names: [String]) -> String? {
         for name in names {
             for item in query.items where item.name == name && !item.value.isEmpty { return item.value }
         }
         return nil
     }
 
-    func required(_ names: String...) throws(APIError) -> String {
+    func required(_ names: String...) throws(APIError) -> String { try required(names) }
+
+    func required(_ names: [String]) throws(APIError) -> String {
         for name in names {
             for item in query.items where item.name == name && item.value.contains(where: { !$0.isWhitespace }) {
                 return item.value
@@ -26,7 +41,9 @@ struct RequestParameters {
         throw .invalidRequest("missing required parameter '\(names[0])'")
     }
 
-    func integer(_ names: String...) throws(APIError) -> Int? {
+    func integer(_ names: String...) throws(APIError) -> Int? { try integer(names) }
+
+    func integer(_ names: [String]) throws(APIError) -> Int? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
         guard let value = Int(Self.trimmed(text)) else {
             throw .invalidRequest("parameter '\(names[0])' must be an integer, got '\(text.prefix(40))'")
@@ -34,7 +51,9 @@ struct RequestParameters {
         return value
     }
 
-    func number(_ names: String...) throws(APIError) -> Double? {
+    func number(_ names: String...) throws(APIError) -> Double? { try number(names) }
+
+    func number(_ names: [String]) throws(APIError) -> Double? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
         guard let value = Double(Self.trimmed(text)), value.isFinite else {
             throw .invalidRequest("parameter '\(names[0])' must be a number, got '\(text.prefix(40))'")
@@ -47,6 +66,11 @@ struct RequestParameters {
     /// `limit + 1`, so an oversized list costs no more than a bounded scan of the value.
     func list(_ names: String..., limit: Int, noun: String = "values",
               separators: (Character) -> Bool = { $0 == "," }) throws(APIError) -> [String] {
+        try list(names, limit: limit, noun: noun, separators: separators)
+    }
+
+    func list(_ names: [String], limit: Int, noun: String,
+              separators: (Character) -> Bool) throws(APIError) -> [String] {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return [] }
         var items: [String] = []
         for piece in text.split(whereSeparator: separators) {
@@ -71,7 +95,9 @@ struct RequestParameters {
         return Substring(text.trimmingCharacters(in: .whitespaces))
     }
 
-    func coordinate(_ names: String...) throws(APIError) -> Coordinate? {
+    func coordinate(_ names: String...) throws(APIError) -> Coordinate? { try coordinate(names) }
+
+    func coordinate(_ names: [String]) throws(APIError) -> Coordinate? {
         guard let text = names.lazy.compactMap({ self.string($0) }).first else { return nil }
         guard let value = Coordinate(parsing: text) else {
             throw .invalidRequest("parameter '\(names[0])' must be 'lat,lng' with -90≤lat≤90 and -180≤lng≤180, got '\(text.prefix(40))'")

@@ -25,9 +25,9 @@ struct ReverseEndpoint {
     enum Version { case v3, v4 }
 
     func respond(_ parameters: RequestParameters, version: Version = .v4) throws(APIError) -> [UInt8] {
-        let point = Coordinate(lat: try Self.degrees(parameters, "lat", limit: 90), lng: try Self.degrees(parameters, "lng", limit: 180))
+        let point = Coordinate(lat: try Self.degrees(parameters, .lat, limit: 90), lng: try Self.degrees(parameters, .lng, limit: 180))
         var displayType = Self.defaultDisplayType
-        if version == .v4, let raw = try parameters.integer("display_type", "displayType") {
+        if version == .v4, let raw = try parameters.integer(.displayType) {
             guard let value = DisplayType(rawValue: raw) else {
                 throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 4, 5, 6, got \(raw)")
             }
@@ -46,10 +46,10 @@ struct ReverseEndpoint {
     }
 
     /// A required coordinate parameter within ±`limit` degrees.
-    static func degrees(_ parameters: RequestParameters, _ name: String, limit: Double) throws(APIError) -> Double {
-        _ = try parameters.required(name)
-        guard let value = try parameters.number(name), abs(value) <= limit else {
-            throw .invalidRequest("parameter '\(name)' must be a number of degrees between -\(Int(limit)) and \(Int(limit))")
+    static func degrees(_ parameters: RequestParameters, _ parameter: APIParameter, limit: Double) throws(APIError) -> Double {
+        _ = try parameters.required(parameter)
+        guard let value = try parameters.number(parameter), abs(value) <= limit else {
+            throw .invalidRequest("parameter '\(parameter.name)' must be a number of degrees between -\(Int(limit)) and \(Int(limit))")
         }
         return value
     }

@@ -29,7 +29,7 @@ struct RouteEndpoint {
     /// The answer body (a route envelope with `code` "OK", or "ZERO_RESULTS" with `paths: []`) and
     /// how many search states were settled (for `Server-Timing`).
     func respond(_ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
-        let texts = parameters.query.all("point")
+        let texts = parameters.query.all(APIParameter.point.name)
         guard texts.count >= 2 else {
             throw .invalidRequest("at least 2 'point' parameters (lat,lng) are required, got \(texts.count)")
         }
@@ -44,7 +44,7 @@ struct RouteEndpoint {
             }
             points.append(GeoPoint(latitude: c.lat, longitude: c.lng))
         }
-        let vehicleName = parameters.string("vehicle") ?? "car"
+        let vehicleName = parameters.string(.vehicle) ?? "car"
         var options = RouteOptions(maxPoints: limits.maxPoints, maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let vehicle: Vehicle
         if vehicleName == "container" {
@@ -57,17 +57,17 @@ struct RouteEndpoint {
             throw .invalidRequest("unknown vehicle '\(vehicleName.prefix(40))'; expected car, motorcycle, truck, bike or foot")
         }
         let encoded: Bool
-        switch (parameters.string("points_encoded") ?? "true").lowercased() {
+        switch (parameters.string(.pointsEncoded) ?? "true").lowercased() {
         case "true", "1": encoded = true
         case "false", "0": encoded = false
         case let other: throw .invalidRequest("parameter 'points_encoded' must be true or false, got '\(other.prefix(20))'")
         }
-        for word in try parameters.list("avoid", limit: Self.maxAvoid, noun: "values", separators: { ",|; ".contains($0) }) {
+        for word in try parameters.list(.avoid, limit: Self.maxAvoid, noun: "values", separators: { ",|; ".contains($0) }) {
             let word = word.lowercased()
             if word == "ferry" { options.avoidFerry = true }
             if word == "toll" { options.avoidToll = true }
         }
-        if let capacity = try parameters.integer("capacity") {
+        if let capacity = try parameters.integer(.capacity) {
             guard capacity > 0 else { throw .invalidRequest("parameter 'capacity' must be a positive weight in kg") }
             if vehicle == .truck { options.truckCapacityKg = capacity }
         }
