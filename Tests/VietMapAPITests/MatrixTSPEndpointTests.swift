@@ -158,3 +158,43 @@ final class MatrixTSPEndpointTests: XCTestCase {
         } catch { XCTAssertEqual(error.code, "INVALID_REQUEST") }
     }
 }
+
+/// Prints timings of the two endpoints on a whole-city dataset (asserts only that they answer). Skipped unless
+/// `VIETMAP_SIM_CITY_DB` names a database imported from the HCMC PBF (`vietmap-sim import --out city.sqlite
+/// …/osm/hcmc_2018.osm.pbf …/admin/units_2025.json …/admin/units_2025_centroids_bbox.csv`).
+final class MatrixTSPTimingTests: XCTestCase {
+    static let spread = ["10.7725,106.6980", "10.8152,106.6640", "10.7496,106.6510", "10.7877,106.7053", "10.7950,106.7218",
+                         "10.7296,106.7180", "10.7680,106.6370", "10.8380,106.6650", "10.8030,106.7350", "10.8010,106.6170",
+                         "10.7620,106.6820", "10.7800,106.6900", "10.8200,106.6300", "10.7450,106.6950", "10.7550,106.6650"]
+
+    func testPrintTimings() throws {
+        guard let path = ProcessInfo.processInfo.environment["VIETMAP_SIM_CITY_DB"] else {
+            throw XCTSkip("set VIETMAP_SIM_CITY_DB to a whole-city dataset to measure")
+        }
+        let graph = try VietMapService(databasePath: path).roadGraph
+        let nodes = graph?.nodeCount ?? 0
+        func params(_ points: ArraySlice<String>, _ items: [(String, String)]) -> RequestParameters {
+            RequestParameters(query: QueryParameters(points.map { ("point", $0) } + items))
+        }
+        func millis(_ body: () throws -> Void) rethrows -> Double {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try body()
+            return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+        }
+        let matrix = MatrixEndpoint(graph: graph)
+        var settled = 0
+        _ = try matrix.respond(params(Self.spread[0..<10], []))  // warm the workspace
+        let m = try millis { settled = try matrix.respond(params(Self.spread[0..<10], [])).settledNodes }
+        let body = try matrix.respond(params(Self.spread[0..<10], [])).body
+        let nulls = body["durations"]?.arrayValue?.flatMap { $0.arrayValue ?? [] }.filter { $0 == .null }.count ?? -1
+        XCTAssertEqual(body["durations"]?.arrayValue?.count, 10)
+        let tsp = TSPEndpoint(graph: graph)
+        var line = String(format: "timing (this build, %d graph nodes): matrix 10×10 %.1f ms (%d settled, %d null cells)", nodes, m, settled, nulls)
+        for n in [5, 12, 15] {
+            var order: [Int] = []
+            let t = try millis { order = try tsp.respond(params(Self.spread[0..<n], [])).order }
+            line += String(format: "; TSP %d round trip %.1f ms (order %@)", n, t, order.map(String.init).joined(separator: ","))
+        }
+        print(line)
+    }
+}
