@@ -13,6 +13,9 @@ public final class RouterWorkspace: @unchecked Sendable {
     var heapState: UnsafeMutablePointer<Int32>
     var heapCount = 0
     var heapCapacity = 0
+    /// Per state: metres along the path `g` belongs to (filled only by `TravelMatrix`; sized on first use).
+    var meters: UnsafeMutablePointer<Double>
+    var metersCapacity = 0
 
     /// States settled by the last leg search.
     public internal(set) var lastSettledCount = 0
@@ -24,6 +27,7 @@ public final class RouterWorkspace: @unchecked Sendable {
         parentEdge = .allocate(capacity: 1)
         heapKey = .allocate(capacity: 1)
         heapState = .allocate(capacity: 1)
+        meters = .allocate(capacity: 1)
         if stateCapacity > 0 { reserve(stateCapacity) }
     }
 
@@ -31,7 +35,14 @@ public final class RouterWorkspace: @unchecked Sendable {
 
     deinit {
         g.deallocate(); stamp.deallocate(); parentState.deallocate(); parentEdge.deallocate()
-        heapKey.deallocate(); heapState.deallocate()
+        heapKey.deallocate(); heapState.deallocate(); meters.deallocate()
+    }
+
+    func reserveMeters(_ n: Int) {
+        guard n > metersCapacity else { return }
+        meters.deallocate()
+        meters = .allocate(capacity: n)
+        metersCapacity = n
     }
 
     func reserve(_ n: Int) {

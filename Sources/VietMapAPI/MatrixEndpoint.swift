@@ -1,0 +1,109 @@
+import Foundation
+import JSON
+import Routing
+
+/// `GET /api/matrix?api-version=1.1&point=lat,lng&point=…&sources=0;1&destinations=2;3&vehicle=car&annotation=…`:
+/// travel times and distances of the fastest paths between points (`TravelMatrix`, one search per source).
+///
+/// Answer (keys in this order, as the Flutter SDK's `VietmapMatrixModel` reads them):
+/// `{"code":"OK","messages":null,"durations":[[s,…],…],"distances":[[m,…],…]}` — one row per source, one column
+/// per destination, in the requested order. Durations are seconds and distances metres, both rounded to 0.1
+/// (numbers, not integers); an unreachable pair is `null`.
+///
+/// Simulator decisions (the live limits and strictness are unknown):
+/// - `sources` / `destinations`: point indexes separated by `;` (what the SDK sends) or `,`; absent or `all` = every
+///   point; repeats allowed. A value that is not an index of a point is 400 INVALID_REQUEST naming it.
+/// - `annotation` (alias `annotations`): `duration` and/or `distance` (plural accepted), `,` or `;` separated;
+///   it selects which arrays appear, the other key is left out. Absent = both (the SDK never sends it and reads
+///   both). Another value is 400.
+/// - At least 2 and at most `Limits.maxPoints` points (more: MAX_POINTS_EXCEED, as route); more than
+///   `Limits.maxCells` sources × destinations is 400 INVALID_REQUEST. Only points that are sources or destinations
+///   are snapped; one without a road is 400 "Cannot find point i" as in route.
+/// - `vehicle`, `avoid`, `capacity` as route v4 (`RoutingQuery`); `points_encoded` is validated and has no effect.
+struct MatrixEndpoint {
+    /// Limits an operator may set.
+    struct Limits: Sendable {
+        var maxPoints = 100
+        /// 50 × 50; each source costs one one-to-many search (a few ms on a whole-city graph).
+        var maxCells = 2_500
+        var maxSnapDistanceMeters = 1_000.0
+    }
+
+    let graph: RoadGraph?
+    let limits: Limits
+    private let workspaces: ThreadLocal<RouterWorkspace>?
+
+    init(graph: RoadGraph?, limits: Limits = Limits()) {
+        self.graph = graph
+        self.limits = limits
+        workspaces = graph.map { graph in ThreadLocal { RouterWorkspace(graph: graph) } }
+    }
+
+    /// The answer body and the search states settled (for `Server-Timing`).
+    func respond(_ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
+        let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
+                                     maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
+        let count = query.points.count
+        let sources = try indexes(parameters, "sources", count: count)
+        let destinations = try indexes(parameters, "destinations", count: count)
+        let cells = sources.count * destinations.count
+        guard cells <= limits.maxCells else {
+            throw .invalidRequest("too many matrix cells: \(sources.count) sources × \(destinations.count) destinations = \(cells), at most \(limits.maxCells)")
+        }
+        let (durations, distances) = try annotations(parameters)
+        guard let graph, let workspaces else { throw .invalidRequest("Cannot find point 0: \(query.pointTexts[0]) (this dataset has no roads)") }
+
+        var snapOf: [Int: Snap] = [:]
+        for i in (sources + destinations).sorted() where snapOf[i] == nil { snapOf[i] = try query.snap(graph, i) }
+        let matrix: TravelMatrix
+        do {
+            matrix = try TravelMatrix.compute(graph, sources: sources.map { snapOf[$0]! }, destinations: destinations.map { snapOf[$0]! },
+                                              vehicle: query.vehicle, options: query.options, maxCells: limits.maxCells,
+                                              workspace: workspaces.value)
+        } catch {
+            throw .invalidRequest("too many matrix cells: \(error.requested), at most \(error.maxCells)")
+        }
+        func rows(_ value: (TravelMatrix.Cell) -> Double) -> JSONValue {
+            .array((0..<sources.count).map { i in
+                .array((0..<destinations.count).map { j in matrix[i, j].map { .number(RouteRenderer.round1(value($0))) } ?? .null })
+            })
+        }
+        var members: [(String, JSONValue)] = [("code", "OK"), ("messages", .null)]
+        if durations { members.append(("durations", rows(\.seconds))) }
+        if distances { members.append(("distances", rows(\.meters))) }
+        return (.object(JSONObject(members)), matrix.settledStates)
+    }
+
+    /// The point indexes of `name`: all points when absent or `all`.
+    func indexes(_ parameters: RequestParameters, _ name: String, count: Int) throws(APIError) -> [Int] {
+        guard let text = parameters.string(name), RequestParameters.trimmed(text).lowercased() != "all" else {
+            return Array(0..<count)
+        }
+        let items = try parameters.list(name, limit: limits.maxCells, noun: "indexes", separators: { $0 == ";" || $0 == "," })
+        guard !items.isEmpty else { throw .invalidRequest("parameter '\(name)' must list point indexes separated by ';', got '\(text.prefix(40))'") }
+        var out: [Int] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            guard let index = Int(item), index >= 0, index < count else {
+                throw .invalidRequest("parameter '\(name)': '\(item.prefix(20))' is not a point index (0…\(count - 1))")
+            }
+            out.append(index)
+        }
+        return out
+    }
+
+    /// Which arrays to answer: (durations, distances).
+    func annotations(_ parameters: RequestParameters) throws(APIError) -> (Bool, Bool) {
+        let words = try parameters.list("annotation", "annotations", limit: 4, noun: "values", separators: { $0 == "," || $0 == ";" })
+        guard !words.isEmpty else { return (true, true) }
+        var durations = false, distances = false
+        for word in words {
+            switch word.lowercased() {
+            case "duration", "durations": durations = true
+            case "distance", "distances": distances = true
+            default: throw .invalidRequest("parameter 'annotation' must be duration and/or distance, got '\(word.prefix(20))'")
+            }
+        }
+        return (durations, distances)
+    }
+}
