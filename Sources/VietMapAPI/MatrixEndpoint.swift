@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import JSON
 import Routing
@@ -44,8 +45,8 @@ struct MatrixEndpoint {
         let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let count = query.points.count
-        let sources = try indexes(parameters, "sources", count: count)
-        let destinations = try indexes(parameters, "destinations", count: count)
+        let sources = try indexes(parameters, .sources, count: count)
+        let destinations = try indexes(parameters, .destinations, count: count)
         let cells = sources.count * destinations.count
         guard cells <= limits.maxCells else {
             throw .invalidRequest("too many matrix cells: \(sources.count) sources × \(destinations.count) destinations = \(cells), at most \(limits.maxCells)")
@@ -75,11 +76,12 @@ struct MatrixEndpoint {
     }
 
     /// The point indexes of `name`: all points when absent or `all`.
-    func indexes(_ parameters: RequestParameters, _ name: String, count: Int) throws(APIError) -> [Int] {
-        guard let text = parameters.string(name), RequestParameters.trimmed(text).lowercased() != "all" else {
+    func indexes(_ parameters: RequestParameters, _ parameter: APIParameter, count: Int) throws(APIError) -> [Int] {
+        let name = parameter.name
+        guard let text = parameters.string(parameter), RequestParameters.trimmed(text).lowercased() != "all" else {
             return Array(0..<count)
         }
-        let items = try parameters.list(name, limit: limits.maxCells, noun: "indexes", separators: { $0 == ";" || $0 == "," })
+        let items = try parameters.list(parameter, limit: limits.maxCells, noun: "indexes", separators: { $0 == ";" || $0 == "," })
         guard !items.isEmpty else { throw .invalidRequest("parameter '\(name)' must list point indexes separated by ';', got '\(text.prefix(40))'") }
         var out: [Int] = []
         out.reserveCapacity(items.count)
@@ -94,7 +96,7 @@ struct MatrixEndpoint {
 
     /// Which arrays to answer: (durations, distances).
     func annotations(_ parameters: RequestParameters) throws(APIError) -> (Bool, Bool) {
-        let words = try parameters.list("annotation", "annotations", limit: 4, noun: "values", separators: { $0 == "," || $0 == ";" })
+        let words = try parameters.list(.annotation, limit: 4, noun: "values", separators: { $0 == "," || $0 == ";" })
         guard !words.isEmpty else { return (true, true) }
         var durations = false, distances = false
         for word in words {

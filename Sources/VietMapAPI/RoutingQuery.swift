@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import Routing
 import Search
@@ -34,7 +35,7 @@ struct RoutingQuery {
             points.append(GeoPoint(latitude: c.lat, longitude: c.lng))
         }
         var options = RouteOptions(maxPoints: maxPoints, maxSnapDistanceMeters: maxSnapDistanceMeters)
-        let vehicleName = parameters.string("vehicle") ?? "car"
+        let vehicleName = parameters.string(.vehicle) ?? "car"
         if vehicleName == "container" {
             vehicle = .truck
             options.truckCapacityKg = 30_000
@@ -43,13 +44,13 @@ struct RoutingQuery {
         } else {
             throw .invalidRequest("unknown vehicle '\(vehicleName.prefix(40))'; expected car, motorcycle, truck, bike or foot")
         }
-        encoded = try Self.boolean(parameters, "points_encoded", default: true)
-        for word in try parameters.list("avoid", limit: Self.maxAvoid, noun: "values", separators: { ",|; ".contains($0) }) {
+        encoded = try Self.boolean(parameters, .pointsEncoded, default: true)
+        for word in try parameters.list(.avoid, limit: Self.maxAvoid, noun: "values", separators: { ",|; ".contains($0) }) {
             let word = word.lowercased()
             if word == "ferry" { options.avoidFerry = true }
             if word == "toll" { options.avoidToll = true }
         }
-        if let capacity = try parameters.integer("capacity") {
+        if let capacity = try parameters.integer(.capacity) {
             guard capacity > 0 else { throw .invalidRequest("parameter 'capacity' must be a positive weight in kg") }
             if vehicle == .truck { options.truckCapacityKg = capacity }
         }
@@ -59,8 +60,9 @@ struct RoutingQuery {
     }
 
     /// `true`/`1` or `false`/`0` (any case) of the first of `names` present; `default` when none is.
-    static func boolean(_ parameters: RequestParameters, _ names: String..., default value: Bool) throws(APIError) -> Bool {
-        guard let text = names.lazy.compactMap({ parameters.string($0) }).first else { return value }
+    static func boolean(_ parameters: RequestParameters, _ parameter: APIParameter, default value: Bool) throws(APIError) -> Bool {
+        let names = parameter.spellings
+        guard let text = parameters.string(parameter) else { return value }
         switch text.lowercased() {
         case "true", "1": return true
         case "false", "0": return false

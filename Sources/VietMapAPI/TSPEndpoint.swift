@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import JSON
 import Routing
@@ -45,10 +46,10 @@ struct TSPEndpoint {
         let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let count = query.points.count
-        let roundTrip = try RoutingQuery.boolean(parameters, "round_trip", "roundtrip", default: true)
-        _ = try RoutingQuery.boolean(parameters, "optimize", default: true)
-        let start = try index(parameters, "sources", count: count) ?? 0
-        let end: Int? = roundTrip ? nil : try index(parameters, "destinations", count: count)
+        let roundTrip = try RoutingQuery.boolean(parameters, .roundTrip, default: true)
+        _ = try RoutingQuery.boolean(parameters, .optimize, default: true)
+        let start = try index(parameters, .sources, count: count) ?? 0
+        let end: Int? = roundTrip ? nil : try index(parameters, .destinations, count: count)
         guard let graph, let workspaces else { throw .invalidRequest("Cannot find point 0: \(query.pointTexts[0]) (this dataset has no roads)") }
         let tour: TourPlanner.Tour
         do {
@@ -71,9 +72,10 @@ struct TSPEndpoint {
     }
 
     /// One point index, nil when `name` is absent.
-    func index(_ parameters: RequestParameters, _ name: String, count: Int) throws(APIError) -> Int? {
-        guard let text = parameters.string(name) else { return nil }
-        let items = try parameters.list(name, limit: 1, noun: "indexes", separators: { $0 == ";" || $0 == "," })
+    func index(_ parameters: RequestParameters, _ parameter: APIParameter, count: Int) throws(APIError) -> Int? {
+        let name = parameter.name
+        guard let text = parameters.string(parameter) else { return nil }
+        let items = try parameters.list(parameter, limit: 1, noun: "indexes", separators: { $0 == ";" || $0 == "," })
         guard let item = items.first, let index = Int(item), index >= 0, index < count else {
             throw .invalidRequest("parameter '\(name)': '\(text.prefix(20))' is not a point index (0…\(count - 1))")
         }

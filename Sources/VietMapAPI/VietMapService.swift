@@ -24,6 +24,8 @@ public final class VietMapService: Sendable {
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
     private let reverse: ReverseEndpoint
+    private let matrix: MatrixEndpoint
+    private let tsp: TSPEndpoint
     private let migrate: MigrateAddressEndpoint
     /// Rendered autocomplete and place answers of repeated requests.
     private let cache: ResponseCache
@@ -63,6 +65,9 @@ public final class VietMapService: Sendable {
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
+        matrix = MatrixEndpoint(graph: roadGraph, limits: .init(maxSnapDistanceMeters: snapDistance))
+        tsp = TSPEndpoint(graph: roadGraph, limits: .init(maxPoints: min(max(2, maxRoutePoints), TourPlanner.maxPoints),
+                                                          maxSnapDistanceMeters: snapDistance))
     }
 
     /// 2 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
@@ -90,6 +95,9 @@ public final class VietMapService: Sendable {
                   apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease,
                   errorLog: errorLog, responseCacheBytes: responseCacheBytes)
     }
+
+    /// The TSP answer's visiting order (indexes into the request's points, start first).
+    public static let pointsOrderHeader = "X-VietMap-Sim-Points-Order"
 
     public var handler: HTTPHandler {
         { request, response in response.send(self.respond(to: request)) }
@@ -142,8 +150,18 @@ public final class VietMapService: Sendable {
                 body = try reverse.respond(parameters, version: .v3)
             case .migrateAddress:
                 body = try migrate.respond(parameters)
-            case .matrix, .matrixV4, .tsp, .tspV3:
-                throw APIError(status: 501, code: APIErrorCode.invalidRequest.rawValue, message: "\(endpoint.path) is not implemented yet")
+            case .matrix, .matrixV4:
+                let (matrixBody, settled) = try matrix.respond(parameters)
+                var response = APIResponses.json(matrixBody, status: 200)
+                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
+                return response
+            case .tsp, .tspV3:
+                let (tspBody, settled, order) = try tsp.respond(parameters)
+                var response = APIResponses.json(tspBody, status: 200)
+                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
+                // The visiting order is no documented key of the answer: a header, for the dashboard and tests.
+                if !order.isEmpty { response.headers.set(Self.pointsOrderHeader, order.map(String.init).joined(separator: ",")) }
+                return response
             }
             let data = Data(body)
             if let cacheKey { cache.store(data, for: cacheKey) }

@@ -47,7 +47,7 @@ final class ErrorAndHeaderTests: XCTestCase {
             [("text", "   ")],                                        // blank text
             [("text", "ben"), ("focus", "10.7,abc")],
             [("text", "ben"), ("focus", "91,106")],
-            [("text", "ben"), ("display_type", "4")],
+            [("text", "ben"), ("display_type", "7")],                // 4 is read as 3 (the JS SDK's AS_INPUT_FORMAT)
             [("text", "ben"), ("display_type", "x")],
             [("text", "ben"), ("cityId", "ho chi minh")],
             [("text", "ben"), ("circle_center", "10.77,106.70")],     // radius missing

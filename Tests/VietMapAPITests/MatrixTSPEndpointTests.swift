@@ -1,3 +1,4 @@
+import VietMapWire
 import Foundation
 import HTTPServer
 import JSON
