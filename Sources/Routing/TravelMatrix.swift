@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Many-to-many travel times and distances of the fastest paths between snapped positions.
 ///
 /// Algorithm: one Dijkstra per distinct source over the same hybrid state space as `Router`'s A* (one state per
@@ -42,10 +44,17 @@ public struct TravelMatrix: Sendable, Equatable {
     }
 
     /// Computes the matrix. Repeated sources (or destinations) are searched (or targeted) once.
+    /// - Parameters:
+    ///   - workspace: reused when the searches run on the caller's thread only.
+    ///   - parallelism: searches run on up to this many threads at once (each source's search is
+    ///     independent). 1 keeps everything on the caller's thread.
+    ///   - threadWorkspace: with `parallelism` > 1, the workspace of the thread that calls it (a thread-local
+    ///     one: two threads must never get the same); nil makes one per thread and call.
     /// - Throws: `TooManyCells` when `sources.count * destinations.count > maxCells` (checked before any work).
     public static func compute(_ graph: RoadGraph, sources: [Snap], destinations: [Snap], vehicle: Vehicle,
                                options: RouteOptions = RouteOptions(), maxCells: Int = defaultMaxCells,
-                               workspace: RouterWorkspace? = nil) throws(TooManyCells) -> TravelMatrix {
+                               workspace: RouterWorkspace? = nil, parallelism: Int = 1,
+                               threadWorkspace: (@Sendable () -> RouterWorkspace)? = nil) throws(TooManyCells) -> TravelMatrix {
         let (requested, overflow) = sources.count.multipliedReportingOverflow(by: destinations.count)
         guard !overflow, requested <= maxCells else {
             throw TooManyCells(requested: overflow ? Int.max : requested, maxCells: maxCells)
@@ -58,27 +67,67 @@ public struct TravelMatrix: Sendable, Equatable {
             targets.append(snap)
             return targets.count - 1
         }
-        let ws = workspace ?? RouterWorkspace(graph: graph)
+        var rowOfSource: [Snap: Int] = [:]
+        var distinct: [Snap] = []
+        for source in sources where rowOfSource[source] == nil {
+            rowOfSource[source] = distinct.count
+            distinct.append(source)
+        }
         let search = OneToManySearch(graph: graph, targets: targets, vehicle: vehicle, options: options)
-        var rowOf: [Snap: [Cell?]] = [:]
+        let distinctSources = distinct
+        let rows = SearchRows(count: distinct.count)
+        let threads = max(1, min(parallelism, distinct.count))
+        if threads == 1 {
+            let ws = workspace ?? RouterWorkspace(graph: graph)
+            for (i, source) in distinct.enumerated() { rows.set(i, search.run(from: source, workspace: ws)) }
+        } else {
+            // Thread k takes sources k, k + threads, …: no shared state but the result slots.
+            DispatchQueue.concurrentPerform(iterations: threads) { k in
+                // Not `workspace`: concurrentPerform may run any iteration on the caller's thread, beside iteration 0.
+                let ws = threadWorkspace?() ?? RouterWorkspace(graph: graph)
+                for i in stride(from: k, to: distinctSources.count, by: threads) { rows.set(i, search.run(from: distinctSources[i], workspace: ws)) }
+            }
+        }
         var cells: [Cell?] = []
         cells.reserveCapacity(requested)
-        var settled = 0
         for source in sources {
-            let row: [Cell?]
-            if let known = rowOf[source] {
-                row = known
-            } else {
-                let result = search.run(from: source, workspace: ws)
-                settled += result.settled
-                row = result.cells
-                rowOf[source] = row
-            }
+            let row = rows.row(rowOfSource[source]!)
             for c in column { cells.append(row[c]) }
         }
         return TravelMatrix(sourceCount: sources.count, destinationCount: destinations.count, cells: cells,
-                            settledStates: settled)
+                            settledStates: rows.settled)
     }
+}
+
+/// The rows of a matrix as its searches finish them, possibly on several threads (each slot written once).
+private final class SearchRows: @unchecked Sendable {
+    // @unchecked: every slot is written by exactly one thread before `concurrentPerform` returns, read after;
+    // raw memory, so no exclusivity check sees the concurrent writes to different slots as one access.
+    private let rows: UnsafeMutablePointer<[TravelMatrix.Cell?]>
+    private let settledPerRow: UnsafeMutablePointer<Int>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        rows = .allocate(capacity: max(count, 1))
+        rows.initialize(repeating: [], count: max(count, 1))
+        settledPerRow = .allocate(capacity: max(count, 1))
+        settledPerRow.initialize(repeating: 0, count: max(count, 1))
+    }
+
+    deinit {
+        rows.deinitialize(count: max(count, 1))
+        rows.deallocate()
+        settledPerRow.deallocate()
+    }
+
+    func set(_ index: Int, _ result: (cells: [TravelMatrix.Cell?], settled: Int)) {
+        rows[index] = result.cells
+        settledPerRow[index] = result.settled
+    }
+
+    func row(_ index: Int) -> [TravelMatrix.Cell?] { rows[index] }
+    var settled: Int { (0..<count).reduce(0) { $0 + settledPerRow[$1] } }
 }
 
 /// Dijkstra from one source to a fixed set of targets (built once per matrix, run once per source).

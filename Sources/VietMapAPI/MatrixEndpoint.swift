@@ -32,6 +32,8 @@ struct MatrixEndpoint {
 
     let graph: RoadGraph?
     let limits: Limits
+    /// Sources searched at once: a matrix is one request's latency, and its searches are independent.
+    static let parallelism = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     private let workspaces: ThreadLocal<RouterWorkspace>?
 
     init(graph: RoadGraph?, limits: Limits = Limits()) {
@@ -60,7 +62,8 @@ struct MatrixEndpoint {
         do {
             matrix = try TravelMatrix.compute(graph, sources: sources.map { snapOf[$0]! }, destinations: destinations.map { snapOf[$0]! },
                                               vehicle: query.vehicle, options: query.options, maxCells: limits.maxCells,
-                                              workspace: workspaces.value)
+                                              workspace: workspaces.value, parallelism: Self.parallelism,
+                                              threadWorkspace: { workspaces.value })
         } catch {
             throw .invalidRequest("too many matrix cells: \(error.requested), at most \(error.maxCells)")
         }

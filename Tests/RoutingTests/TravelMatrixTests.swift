@@ -65,6 +65,10 @@ final class TravelMatrixTests: XCTestCase {
                     }
                 }
             }
+            // On four threads, each with a workspace of its own, every cell is the same.
+            let parallel = try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: vehicle,
+                                                    parallelism: 4)
+            XCTAssertEqual(parallel, matrix, "parallel searches give the sequential matrix")
             XCTAssertEqual(matrix[3, 8]?.seconds, 0, "same position")
             XCTAssertEqual(matrix[3, 8]?.meters, 0)
             XCTAssertGreaterThan(sumSeconds, 0)
