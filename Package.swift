@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "CZlib"]),
         .testTarget(name: "DashboardTests",
-                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "Routing", "SimTesting"]),
+                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
         .testTarget(name: "ContractTests",

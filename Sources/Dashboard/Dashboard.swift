@@ -15,12 +15,14 @@ import Routing
 /// | `GET /__sim/roads?bbox=…[&limit=N]` | roads in a rectangle as GeoJSON (`RoadsEndpoint`) |
 /// | `GET /__sim/roads/start` | `{"center": [lat, lng] \| null}`: where the roads are densest (the map opens there) |
 /// | `GET /__sim/place?refid=…` | the simulator's place answer, outside scenarios and the journal (to put autocomplete results on the map) |
+/// | `GET /__sim/endpoints` | every API endpoint (name, path, family, `api-version`) and the families (`EndpointsEndpoint`) |
 ///
 /// Everything else goes to the wrapped handler. Only GET and HEAD are allowed here.
 public final class Dashboard: Sendable {
     public static let uiPath = "/__sim/ui"
     public static let roadsPath = "/__sim/roads"
     public static let placePath = "/__sim/place"
+    public static let endpointsPath = "/__sim/endpoints"
 
     private let assets: DashboardAssets
     private let roads: RoadsEndpoint
@@ -42,9 +44,10 @@ public final class Dashboard: Sendable {
         }
     }
 
-    /// Whether `path` is one of the dashboard's: the page's files, the roads and the place lookup.
+    /// Whether `path` is one of the dashboard's: the page's files, the roads, the place lookup
+    /// and the endpoint list.
     public static func handles(_ path: String) -> Bool {
-        isPageFile(path) || path == roadsPath || path == roadsPath + "/start" || path == placePath
+        isPageFile(path) || path == roadsPath || path == roadsPath + "/start" || path == placePath || path == endpointsPath
     }
 
     /// Whether `path` is one of the page's static files (no data in them).
@@ -66,6 +69,7 @@ public final class Dashboard: Sendable {
         if let problem = request.queryError { return Self.errorResponse("malformed query: \(problem)", status: 400) }
         if path == Self.roadsPath { return roads.respond(to: request.query) }
         if path == Self.roadsPath + "/start" { return roads.start() }
+        if path == Self.endpointsPath { return EndpointsEndpoint.respond() }
         guard let refid = request.query.first("refid"), !refid.isEmpty else {
             return Self.errorResponse("refid is required", status: 400)
         }

@@ -25,7 +25,7 @@ extension CLITests {
                 line += String(decoding: chunk, as: UTF8.self)
             }
             let port = try XCTUnwrap(line.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }, line)
-            for path in ["/__sim/ui/", "/__sim/ui/dashboard.js", "/__sim/roads?bbox=106.69,10.77,106.70,10.78", "/__sim/journal"] {
+            for path in ["/__sim/ui/", "/__sim/ui/dashboard.js", "/__sim/roads?bbox=106.69,10.77,106.70,10.78", "/__sim/endpoints", "/__sim/journal"] {
                 let client = try RawHTTPClient(port: port)
                 try client.get(path)
                 let response = try client.readResponse()

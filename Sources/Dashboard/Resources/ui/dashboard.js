@@ -90,6 +90,44 @@
   }
   document.querySelectorAll(".subtabs button").forEach((b) => b.addEventListener("click", () => showSub(b.dataset.sub)));
 
+  // ---------- endpoints (GET /__sim/endpoints: the server's one list, APIEndpoint) ----------
+  // name → {name, path, family, apiVersion}; the journal names requests to no endpoint "other".
+  const endpoints = { byName: new Map(), families: [], other: "other", loaded: false, error: null };
+  /** The family of an endpoint name (`route-1.1` → `route`); "other" for anything else. */
+  function familyOf(name) {
+    const endpoint = endpoints.byName.get(name);
+    return endpoint ? endpoint.family : endpoints.other;
+  }
+  async function loadEndpoints() {
+    let data;
+    try { data = await getJSON("../endpoints"); } catch (error) {
+      endpoints.error = String(error.message || error);
+      $("journal-foot").textContent = "Could not load the endpoint list: " + endpoints.error;
+      setTimeout(loadEndpoints, 2000);
+      return;
+    }
+    endpoints.byName = new Map(data.endpoints.map((e) => [e.name, e]));
+    endpoints.families = data.families;
+    endpoints.other = data.other || "other";
+    endpoints.loaded = true;
+    endpoints.error = null;
+    // Journal filter: per family an "all versions" choice (when it has several) and each endpoint.
+    const filter = $("f-endpoint"), chosen = filter.value;
+    filter.replaceChildren(filter.options[0], ...data.families.map((family) => el("optgroup", { label: family.name },
+      family.endpoints.length > 1 ? el("option", { value: "family:" + family.name }, family.name + " (all versions)") : null,
+      family.endpoints.map((name) => el("option", { value: name }, name)))),
+    el("option", { value: endpoints.other }, endpoints.other));
+    filter.value = chosen;
+    // Try it: every endpoint the form has fields for, by family.
+    const tryable = new Set([...document.querySelectorAll("#try-form fieldset[data-for]")].flatMap((f) => f.dataset.for.split(" ")));
+    const trySelect = $("t-endpoint"), tryChosen = trySelect.value;
+    trySelect.replaceChildren(...data.families.filter((family) => tryable.has(family.name)).map((family) => el("optgroup", { label: family.name },
+      family.endpoints.map((name) => el("option", { value: name }, name + "  " + endpoints.byName.get(name).path)))));
+    trySelect.value = endpoints.byName.has(tryChosen) ? tryChosen : "autocomplete";
+    showTryFields();
+    recomputeGaps(); renderJournal();
+  }
+
   // ---------- journal ----------
   const journal = { bySeq: new Map(), lastSeq: 0, pending: new Map(), gaps: new Map(), selected: null, polls: 0, error: null };
 
@@ -99,7 +137,7 @@
     journal.gaps.clear();
     const previous = new Map();
     for (const entry of journal.bySeq.values()) {
-      if (entry.endpoint !== "autocomplete") continue;
+      if (familyOf(entry.endpoint) !== "autocomplete") continue;
       const client = clientOf(entry);
       if (previous.has(client)) journal.gaps.set(entry.seq, entry.atMs - previous.get(client));
       previous.set(client, entry.atMs);
@@ -151,7 +189,11 @@
 
   function matchesFilters(e) {
     const endpoint = $("f-endpoint").value, scenario = $("f-scenario").value, client = $("f-client").value, status = $("f-status").value;
-    if (endpoint && (endpoint === "other" ? ["autocomplete", "place", "route"].includes(e.endpoint) : e.endpoint !== endpoint)) return false;
+    if (endpoint) {
+      if (endpoint.startsWith("family:")) { if (familyOf(e.endpoint) !== endpoint.slice("family:".length)) return false; }
+      else if (endpoint === endpoints.other) { if (endpoints.byName.has(e.endpoint)) return false; }
+      else if (e.endpoint !== endpoint) return false;
+    }
     if (scenario && (scenario === "-" ? e.scenario : e.scenario !== scenario)) return false;
     if (client && clientOf(e) !== client) return false;
     if (status === "ok" && !(e.status >= 200 && e.status < 300)) return false;
@@ -160,10 +202,14 @@
   }
 
   function requestSummary(e) {
-    switch (e.endpoint) {
-      case "autocomplete": return (param(e, "text") || "") + (param(e, "focus") ? "  @" + param(e, "focus") : "");
-      case "place": return param(e, "refid") || param(e, "refId") || "";
+    switch (familyOf(e.endpoint)) {
+      case "autocomplete": case "search": return (param(e, "text") || "") + (param(e, "focus") ? "  @" + param(e, "focus") : "");
+      case "place": return param(e, "refid") || param(e, "refId") || param(e, "ref_id") || "";
+      case "reverse": return (param(e, "lat") || "?") + "," + (param(e, "lng") || param(e, "lon") || "?");
       case "route": return params(e, "point").join(" → ") + (param(e, "vehicle") ? "  " + param(e, "vehicle") : "");
+      case "tsp": return "tour " + params(e, "point").join(", ") + (param(e, "round_trip") ? "  round_trip=" + param(e, "round_trip") : "");
+      case "matrix": return params(e, "point").length + " points · sources " + (param(e, "sources") || "all") + " · destinations " + (param(e, "destinations") || "all");
+      case "migrate-address": return param(e, "text") || "";
       default: return e.method + " " + e.path;
     }
   }
@@ -182,7 +228,7 @@
       const rule = e.rule == null ? "" : e.rule + (e.step == null ? "" : " · " + e.step);
       return el("tr", { dataset: { seq: e.seq, endpoint: e.endpoint }, class: e.seq === journal.selected ? "selected" : null, onclick: () => select(e.seq) },
         cell(e.seq, { class: "num" }), cell(clock(e.time), { title: e.time }),
-        el("td", {}, el("span", { class: "ep ep-" + e.endpoint }, e.endpoint)),
+        el("td", {}, el("span", { class: "ep ep-" + familyOf(e.endpoint), title: endpoints.byName.has(e.endpoint) ? endpoints.byName.get(e.endpoint).path : e.path }, e.endpoint)),
         cell(requestSummary(e)),
         e.client ? cell(e.client, { title: "client " + e.client + " · key " + (param(e, "apikey") || "none") }) : cell(param(e, "apikey") || "(no key)", { class: "key" }),
         cell(e.scenario ? e.scenario + (e.selectedBy ? " (" + e.selectedBy + ")" : "") : ""), cell(rule), cell(e.state),
@@ -252,14 +298,32 @@
     await drawOnMap(entry, parsed);
   }
 
+  /** "12 min 5 s" from seconds. */
+  function duration(seconds) {
+    if (typeof seconds !== "number") return "—";
+    const s = Math.round(seconds);
+    return s < 60 ? s + " s" : Math.floor(s / 60) + " min" + (s % 60 ? " " + (s % 60) + " s" : "");
+  }
+  /** "0;2" → [0, 2]; absent or "all" → every index below `count`. */
+  function indexList(text, count) {
+    if (text == null || text === "" || text === "all") return [...Array(count).keys()];
+    return String(text).split(/[;,]/).map((t) => Number(t.trim())).filter((n) => Number.isInteger(n) && n >= 0 && n < count);
+  }
+  function noAnswer(body) {
+    return body && body.code ? " (" + body.code + ": " + (body.messages || body.message || "") + ")" : body && body.message ? " (" + body.message + ")" : "";
+  }
+
   async function drawOnMap(entry, body) {
     const steps = $("sub-steps");
     steps.replaceChildren();
-    if (entry.endpoint === "route") {
+    const family = familyOf(entry.endpoint);
+    if (family === "route" || family === "tsp") {
+      const tour = family === "tsp";
       const requested = params(entry, "point").map(parseLatLng).filter(Boolean);
-      const path = MapView.showRoute(body, requested);
-      if (!path) { steps.append(el("p", { class: "muted" }, "No path in this answer" + (body && body.code ? " (" + body.code + ": " + (body.messages || "") + ")" : "") + "; requested points shown.")); return; }
-      steps.append(el("p", {}, `${(path.distance / 1000).toFixed(2)} km · ${Math.round(path.time / 60000)} min · ${MapView.state.routeVertices.length} points · ${MapView.state.snapped.length} snapped waypoints`));
+      const path = MapView.showRoute(body, requested, tour);
+      if (!path) { steps.append(el("p", { class: "muted" }, "No path in this answer" + noAnswer(body) + "; requested points shown.")); return; }
+      steps.append(el("p", {}, `${(path.distance / 1000).toFixed(2)} km · ${Math.round(path.time / 60000)} min · ${MapView.state.routeVertices.length} points · ${MapView.state.snapped.length} snapped waypoints`
+        + (tour ? ` · tour of ${MapView.state.visits.length} visits, numbered in order` : "")));
       const list = el("ol", { class: "steps", id: "instructions" });
       (path.instructions || []).forEach((step, index) => {
         const interval = Array.isArray(step.interval) ? step.interval : [0, 0];
@@ -272,7 +336,7 @@
       });
       steps.append(list);
       showSub("steps");
-    } else if (entry.endpoint === "autocomplete") {
+    } else if (family === "autocomplete" || family === "search") {
       const focus = parseLatLng(param(entry, "focus"));
       const items = Array.isArray(body) ? body.slice(0, 10) : [];
       const results = items.map((item, index) => ({ rank: index + 1, name: item.name || "", display: item.display || item.name || "", refid: item.ref_id, distance: item.distance, lat: null, lng: null }));
@@ -289,11 +353,55 @@
       if (journal.selected !== entry.seq && entry.seq !== "try") return;
       MapView.showAutocomplete(results, focus);
       showSub("steps");
-    } else if (entry.endpoint === "place") {
+    } else if (family === "place") {
       MapView.showPlace(body);
       if (body && typeof body === "object" && !Array.isArray(body)) {
         steps.append(el("dl", { class: "kv" }, ["display", "name", "address", "lat", "lng"].map((k) => [el("dt", {}, k), el("dd", {}, body[k] == null ? "null" : String(body[k]))])));
       }
+    } else if (family === "reverse") {
+      // The answer's lat/lng are the query point, not the place's: nothing is resolved here.
+      const query = parseLatLng((param(entry, "lat") || "") + "," + (param(entry, "lng") || param(entry, "lon") || ""));
+      const items = Array.isArray(body) ? body.slice(0, 10) : [];
+      const results = items.map((item, index) => ({ rank: index + 1, name: item.name || "", display: item.display || item.address || item.name || "",
+        refid: item.ref_id, distance: item.distance, lat: item.lat, lng: item.lng }));
+      const label = results.length ? results[0].display : "no result" + noAnswer(body);
+      MapView.showReverse(query, label, results);
+      steps.append(el("p", {}, (query ? "query point " + query.join(", ") : "no query point in the request") + " · " + items.length + " results"),
+        el("ol", { class: "steps", id: "reverse-results" }, results.map((r) => el("li", { dataset: { rank: r.rank } }, r.display, " ",
+          el("span", { class: "meta" }, [typeof r.distance === "number" ? Math.round(r.distance * 1000) + " m" : "", r.refid || ""].filter(Boolean).join(" · "))))));
+      showSub("steps");
+    } else if (family === "matrix") {
+      const points = params(entry, "point").map(parseLatLng).filter(Boolean);
+      const sources = indexList(param(entry, "sources"), points.length), destinations = indexList(param(entry, "destinations"), points.length);
+      MapView.showMatrix(points, sources, destinations);
+      const durations = body && Array.isArray(body.durations) ? body.durations : null, distances = body && Array.isArray(body.distances) ? body.distances : null;
+      steps.append(el("p", {}, `${points.length} points · sources ${sources.join(", ") || "none"} · destinations ${destinations.join(", ") || "none"}`));
+      if (!durations && !distances) { steps.append(el("p", { class: "muted" }, "No matrix in this answer" + noAnswer(body) + "; the points are shown.")); return; }
+      const cell = (table, i, j) => (table && Array.isArray(table[i]) ? table[i][j] : null);
+      steps.append(el("table", { class: "matrix", id: "matrix-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "from \\ to"), destinations.map((d) => el("th", { class: "num" }, "point " + d)))),
+        el("tbody", {}, sources.map((source, i) => el("tr", {}, el("th", {}, "point " + source), destinations.map((d, j) => {
+          const seconds = cell(durations, i, j), metres = cell(distances, i, j);
+          return el("td", { class: "num", dataset: { duration: seconds == null ? "" : seconds, distance: metres == null ? "" : metres } },
+            seconds == null && metres == null ? "no route" : [duration(seconds), el("br"), typeof metres === "number" ? (metres / 1000).toFixed(2) + " km" : "—"]);
+        }))))));
+      showSub("steps");
+    } else if (family === "migrate-address") {
+      MapView.clear();
+      const old = param(entry, "text") || "";
+      if (!body || typeof body !== "object" || Array.isArray(body) || body.code) {
+        steps.append(el("p", { class: "muted" }, "No migrated address in this answer" + noAnswer(body) + "."));
+        return;
+      }
+      const now = body.display || body.address || body.name || "";
+      steps.append(el("div", { class: "migration", id: "migration" },
+        el("div", { class: "old" }, el("span", { class: "meta" }, "old "), old), el("div", { class: "arrow" }, "→"),
+        el("div", { class: "new" }, el("span", { class: "meta" }, "new "), now)),
+      el("dl", { class: "kv" }, ["name", "address", "display"].map((k) => [el("dt", {}, k), el("dd", {}, body[k] == null ? "null" : String(body[k]))]),
+        body.boundaries == null ? [] : [el("dt", {}, "boundaries"), el("dd", {}, Array.isArray(body.boundaries) && body.boundaries.every((b) => b && typeof b.full_name === "string")
+          ? body.boundaries.map((b) => b.full_name).join(" · ") : JSON.stringify(body.boundaries))]),
+      el("p", { class: "muted" }, "Text only: an address migration has no place on the map."));
+      showSub("steps");
     } else {
       MapView.clear();
     }
@@ -374,49 +482,75 @@
     select.value = scenarioNames.includes(current) ? current : "";
   }
   function tryEndpoint() { return $("t-endpoint").value; }
-  $("t-endpoint").addEventListener("change", () => {
-    document.querySelectorAll("#try-form fieldset[data-for]").forEach((f) => { f.hidden = f.dataset.for !== tryEndpoint(); });
+  function tryFamily() { return familyOf(tryEndpoint()); }
+  /** Shows the fieldsets of the chosen endpoint's family (`data-for` lists families). */
+  function showTryFields() {
+    const family = tryFamily();
+    document.querySelectorAll("#try-form fieldset[data-for]").forEach((f) => { f.hidden = !f.dataset.for.split(" ").includes(family); });
     updateTryURL();
-  });
+  }
+  $("t-endpoint").addEventListener("change", showTryFields);
   $("t-focus-center").addEventListener("click", () => {
     const c = MapView.center();
     $("t-focus").value = c.lat.toFixed(5) + "," + c.lng.toFixed(5);
     updateTryURL();
   });
-  $("t-points-clear").addEventListener("click", () => { $("t-points").value = ""; updateTryURL(); });
+  $("t-points-clear").addEventListener("click", () => { $("t-points").value = ""; MapView.clear(); updateTryURL(); });
+  const POINT_FAMILIES = ["route", "tsp", "matrix"];
   MapView.onClick((latlng) => {
-    if (currentTab !== "tryit" || tryEndpoint() !== "route" || !$("t-map-clicks").checked) return;
+    if (currentTab !== "tryit") return;
     const line = latlng.lat.toFixed(5) + "," + latlng.lng.toFixed(5);
-    const points = $("t-points");
-    points.value = (points.value.trim() ? points.value.trim() + "\n" : "") + line;
-    MapView.addPin([latlng.lat, latlng.lng], "point " + points.value.split("\n").length);
+    if (tryFamily() === "reverse") {  // a click is the query point
+      $("t-latlng").value = line;
+      MapView.clear();
+      MapView.addPin([latlng.lat, latlng.lng], "query point " + line);
+    } else if (POINT_FAMILIES.includes(tryFamily()) && $("t-map-clicks").checked) {
+      const points = $("t-points");
+      points.value = (points.value.trim() ? points.value.trim() + "\n" : "") + line;
+      MapView.addPin([latlng.lat, latlng.lng], "point " + (points.value.split("\n").length - (tryFamily() === "matrix" ? 1 : 0)));
+    } else return;
     updateTryURL();
   });
   function tryQuery() {
     const scenario = $("t-scenario").value, tag = $("t-tag").value.trim();
     const key = scenario ? "scenario:" + scenario + (tag ? "@" + tag : "") : ($("t-key").value.trim() || "dashboard");
     const query = [["apikey", key]];
-    const endpoint = tryEndpoint();
-    if (endpoint === "autocomplete") {
+    const endpoint = endpoints.byName.get(tryEndpoint());
+    if (endpoint && endpoint.apiVersion) query.push(["api-version", endpoint.apiVersion]);
+    const family = tryFamily();
+    if (family === "autocomplete" || family === "search") {
       query.push(["text", $("t-text").value]);
       if ($("t-focus").value.trim()) query.push(["focus", $("t-focus").value.trim()]);
       if ($("t-display").value) query.push(["display_type", $("t-display").value]);
-    } else if (endpoint === "place") {
+    } else if (family === "place") {
       query.push(["refid", $("t-refid").value.trim()]);
-    } else {
+    } else if (family === "reverse") {
+      const [lat, lng] = $("t-latlng").value.split(",").map((t) => t.trim());
+      query.push(["lat", lat || ""], ["lng", lng || ""]);
+    } else if (family === "migrate-address") {
+      query.push(["text", $("t-old-address").value], ["migrate_type", $("t-migrate-type").value]);
+    } else if (POINT_FAMILIES.includes(family)) {
       $("t-points").value.split("\n").map((s) => s.trim()).filter(Boolean).forEach((p) => query.push(["point", p.replace(/\s+/g, "")]));
       query.push(["vehicle", $("t-vehicle").value]);
+      if (family === "matrix") {
+        if ($("t-sources").value.trim()) query.push(["sources", $("t-sources").value.trim()]);
+        if ($("t-destinations").value.trim()) query.push(["destinations", $("t-destinations").value.trim()]);
+      }
+      if (family === "tsp") query.push(["round_trip", $("t-round-trip").checked ? "true" : "false"]);
     }
     return query;
   }
   function tryURL(query) {
-    return "/api/" + tryEndpoint() + "/v4?" + query.map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
+    const endpoint = endpoints.byName.get(tryEndpoint());
+    if (!endpoint) return "";
+    return endpoint.path + "?" + query.map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
   }
-  function updateTryURL() { $("t-url").textContent = tryURL(tryQuery()); }
+  function updateTryURL() { $("t-url").textContent = endpoints.loaded ? tryURL(tryQuery()) : "(loading the endpoint list…)"; }
   $("try-form").addEventListener("input", updateTryURL);
   $("try-form").addEventListener("change", updateTryURL);
   $("try-form").addEventListener("submit", async () => {
     const query = tryQuery(), url = tryURL(query);
+    if (!url) return;
     $("t-url").textContent = url;
     const started = performance.now();
     let status = 0, text = null, contentType = null;
@@ -441,10 +575,11 @@
   // ---------- start ----------
   MapView.init($("map"));
   updateTryURL();
+  loadEndpoints();
   refreshActive();
   poll();
   setInterval(poll, POLL_MS);
   setInterval(() => { refreshActive(); if (currentTab === "scenarios") refreshScenarios(); }, 2000);
 
-  window.dashboard = { journal, map: MapView.state, select, showTab, refreshScenarios };
+  window.dashboard = { journal, endpoints, map: MapView.state, select, showTab, refreshScenarios, showExchange };
 })();

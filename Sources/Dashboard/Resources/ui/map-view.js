@@ -1,6 +1,7 @@
 // The map: the dataset's roads (GeoJSON from /__sim/roads for the visible area, no tiles) and
 // the selected request drawn on top — route line, requested and snapped points, instruction
-// highlight; autocomplete focus and ranked results; a place's point.
+// highlight (routes of every version and TSP tours, with the visit order); autocomplete and search
+// focus and ranked results; a place's point; a reverse query point; a matrix's sources and destinations.
 "use strict";
 const MapView = (function () {
   const ROAD_STYLE = {
@@ -14,7 +15,8 @@ const MapView = (function () {
   let map, roads, overlay, svg, note, stepLine = null, routeLine = null;
   let roadsRequest = null, roadsTimer = null;
   /** What is drawn, for tests and the console: route vertices [[lat,lng]…], markers … */
-  const state = { routeVertices: [], snapped: [], requested: [], markers: [], roadsShown: 0, roadsTotal: 0, roadsTruncated: false };
+  const state = { routeVertices: [], snapped: [], requested: [], markers: [], visits: [], reverse: null, matrix: [],
+    roadsShown: 0, roadsTotal: 0, roadsTruncated: false };
   let clickHandler = null;
 
   function init(element) {
@@ -101,6 +103,7 @@ const MapView = (function () {
     stepLine = null;
     routeLine = null;
     state.routeVertices = []; state.snapped = []; state.requested = []; state.markers = [];
+    state.visits = []; state.reverse = null; state.matrix = [];
   }
 
   function fit() {
@@ -117,10 +120,13 @@ const MapView = (function () {
   }
 
   /**
-   * Draws a route answer. `requested` are the request's points [[lat,lng]…].
+   * Draws a route answer (route v4, v3, 1.1, TSP: one shape). `requested` are the request's
+   * points [[lat,lng]…]. With `tour` (TSP) the snapped waypoints are in visit order: they are
+   * numbered 1… and not joined to the requested points (whose order differs); a round trip's
+   * return to the start is not numbered again.
    * Returns the first path (or null) so the caller can list its instructions.
    */
-  function showRoute(body, requested) {
+  function showRoute(body, requested, tour) {
     clear();
     requested.forEach((p, i) => {
       L.circleMarker(p, { renderer: svg, radius: 7, color: "#14243b", weight: 2, fill: false, className: "requested-point" })
@@ -139,8 +145,20 @@ const MapView = (function () {
     snapped.forEach((p, i) => {
       L.circleMarker(p, { renderer: svg, radius: 5, color: "#fff", weight: 2, fillColor: i === 0 ? "#137333" : i === snapped.length - 1 ? "#c5221f" : "#b06000", fillOpacity: 1, className: "snapped-point" })
         .bindTooltip(asText("snapped waypoint " + (i + 1))).addTo(overlay);
-      if (requested[i]) L.polyline([requested[i], p], { renderer: svg, color: "#14243b", weight: 1, dashArray: "3 3" }).addTo(overlay);
+      if (!tour && requested[i]) L.polyline([requested[i], p], { renderer: svg, color: "#14243b", weight: 1, dashArray: "3 3" }).addTo(overlay);
     });
+    if (tour) {
+      const last = snapped.length - 1;
+      const returns = last > 0 && Math.abs(snapped[0][0] - snapped[last][0]) < 1e-6 && Math.abs(snapped[0][1] - snapped[last][1]) < 1e-6;
+      snapped.forEach((p, i) => {
+        if (returns && i === last) return;
+        const order = i + 1;
+        const icon = L.divIcon({ className: "visit-icon", html: String(order), iconSize: [20, 20], iconAnchor: [-2, 22] });
+        L.marker(p, { icon, title: "visit " + order, zIndexOffset: 1000 - order })
+          .bindTooltip(asText("visit " + order + (returns && i === 0 ? " (start and end of the round trip)" : ""))).addTo(overlay);
+        state.visits.push({ order, lat: p[0], lng: p[1] });
+      });
+    }
     fit();
     return path;
   }
@@ -186,6 +204,46 @@ const MapView = (function () {
     }
   }
 
+  /**
+   * Reverse geocoding: the query point, labelled with `label` (the first result's display), and
+   * each result whose answer carries the place's own coordinates (different from the query
+   * point) as a ranked marker. Nothing is looked up.
+   */
+  function showReverse(query, label, results) {
+    clear();
+    if (!query) return;
+    L.circleMarker(query, { renderer: svg, radius: 8, color: "#7b1fa2", weight: 3, fillColor: "#7b1fa2", fillOpacity: 0.35, className: "reverse-point" })
+      .bindTooltip(asText(label), { permanent: true, direction: "top", offset: [0, -8], className: "reverse-label" }).addTo(overlay);
+    state.reverse = { lat: query[0], lng: query[1], label };
+    results.forEach((r) => {
+      if (typeof r.lat !== "number" || typeof r.lng !== "number") return;
+      if (Math.abs(r.lat - query[0]) < 1e-7 && Math.abs(r.lng - query[1]) < 1e-7) return;
+      const icon = L.divIcon({ className: "rank-icon" + (r.rank === 1 ? " top" : ""), html: String(r.rank), iconSize: [20, 20] });
+      L.marker([r.lat, r.lng], { icon, title: r.rank + ". " + r.name, zIndexOffset: 1000 - r.rank })
+        .bindTooltip(asText(r.rank + ". " + r.display)).addTo(overlay);
+      state.markers.push({ rank: r.rank, lat: r.lat, lng: r.lng });
+    });
+    if (state.markers.length) fit();
+    else map.setView(query, Math.max(map.getZoom(), 16), { animate: false });
+  }
+
+  /**
+   * Matrix: the request's points, labelled with their index (what `sources=0;1` names), green
+   * for sources, red for destinations, half and half for both; grey for neither.
+   */
+  function showMatrix(points, sources, destinations) {
+    clear();
+    points.forEach((p, i) => {
+      const source = sources.includes(i), destination = destinations.includes(i);
+      const role = source && destination ? "both" : source ? "source" : destination ? "destination" : "unused";
+      const icon = L.divIcon({ className: "matrix-icon " + role, html: String(i), iconSize: [22, 22] });
+      L.marker(p, { icon, title: "point " + i + " · " + role })
+        .bindTooltip(asText("point " + i + " (" + p[0] + ", " + p[1] + ") · " + role)).addTo(overlay);
+      state.matrix.push({ index: i, lat: p[0], lng: p[1], role });
+    });
+    fit();
+  }
+
   /** The vertices of a drawn line, read back from Leaflet, as [[lat,lng]…]. */
   function vertices(layer) {
     if (!layer) return [];
@@ -197,7 +255,7 @@ const MapView = (function () {
   return {
     drawnRoute: () => vertices(routeLine),
     drawnHighlight: () => vertices(stepLine),
-    init, clear, showRoute, showAutocomplete, showPlace, highlight, state,
+    init, clear, showRoute, showAutocomplete, showPlace, showReverse, showMatrix, highlight, state,
     center: () => map.getCenter(),
     onClick: (handler) => { clickHandler = handler; },
     addPin: (latlng, label) => L.circleMarker(latlng, { renderer: svg, radius: 6, color: "#14243b", weight: 2, fill: false }).bindTooltip(asText(label)).addTo(overlay),
