@@ -25,7 +25,7 @@ struct ReverseEndpoint {
     enum Version { case v3, v4 }
 
     func respond(_ parameters: RequestParameters, version: Version = .v4) throws(APIError) -> [UInt8] {
-        let point = Coordinate(lat: try Self.degrees(parameters, "lat", limit: 90), lng: try Self.degrees(parameters, "lng", limit: 180))
+        let point = Coordinate(lat: try Self.degrees(parameters, .lat, limit: 90), lng: try Self.degrees(parameters, .lng, limit: 180))
         var displayType = Self.defaultDisplayType
         if version == .v4, let raw = try parameters.integer("display_type", "displayType") {
             guard let value = DisplayType(rawValue: raw) else {
@@ -45,8 +45,10 @@ struct ReverseEndpoint {
         }
     }
 
-    /// A required coordinate parameter within ±`limit` degrees.
-    static func degrees(_ parameters: RequestParameters, _ name: String, limit: Double) throws(APIError) -> Double {
+    /// A required coordinate parameter within ±`limit` degrees, under its documented name or an
+    /// alias of the wire list (`lon` for `lng`).
+    static func degrees(_ parameters: RequestParameters, _ parameter: APIParameter, limit: Double) throws(APIError) -> Double {
+        let name = parameter.spellings.first { parameters.string($0) != nil } ?? parameter.name
         _ = try parameters.required(name)
         guard let value = try parameters.number(name), abs(value) <= limit else {
             throw .invalidRequest("parameter '\(name)' must be a number of degrees between -\(Int(limit)) and \(Int(limit))")
