@@ -77,6 +77,7 @@ public struct ContractModel: Sendable {
 
     static let referenceTypeIDs: Set<ObjectIdentifier> = [
         ObjectIdentifier([VMSearchItem].self), ObjectIdentifier(VMPlaceDetail.self), ObjectIdentifier(VMRouteResponse.self),
+        ObjectIdentifier([VMReverseItem].self), ObjectIdentifier(VMMatrixResponse.self), ObjectIdentifier(VMMigratedAddress.self),
     ]
 
     /// The reference client's models by corpus name.

@@ -45,6 +45,10 @@ public struct ContractReport: Sendable {
         let run = results.filter { $0.skipped == nil }
         lines.append("vietmap-sim contract — target \(target)")
         lines.append("contracts \(contracts): \(results.count) queries (\(run.count) run, \(results.count - run.count) skipped), \(fixtures.count) live fixtures")
+        let pending = results.filter { $0.skipped?.hasPrefix("pending:") == true }
+        if !pending.isEmpty {
+            lines.append("pending (skipped; `contract --pending` runs them): " + pending.map(\.name).joined(separator: ", "))
+        }
         for failure in allFailures { lines.append("FAIL \(failure)") }
         if !appModels.isEmpty {
             lines.append("models: " + appModels.joined(separator: "; "))

@@ -51,6 +51,9 @@ public struct ContractQuery: Sendable {
     public var expect: Expectation
     /// Run only against this kind of target (e.g. ZERO_RESULTS needs the simulator's disconnected graphs).
     public var only: Only?
+    /// Why the query waits for an endpoint that is not served yet (`"pending"` in the corpus):
+    /// it is skipped unless `ContractSuite.Options.runPending` (`contract --pending`) asks for it.
+    public var pending: String?
 
     /// Names of the queries whose responses this one needs.
     public var dependencies: [String] {
@@ -90,7 +93,7 @@ public struct QueryCorpus: Sendable {
             }
             guard names.insert(name).inserted else { throw fail("\(at)/name: duplicate query name '\(name)'") }
             guard let endpointName = item["endpoint"]?.stringValue, let endpoint = VMEndpoint(contractName: endpointName) else {
-                throw fail("\(at)/endpoint: expected autocomplete, place or route")
+                throw fail("\(at)/endpoint: expected one of \(VMEndpoint.allCases.map(\.name).joined(separator: ", "))")
             }
             var parameters: [(String, ParameterValue)] = []
             for (p, pair) in (item["parameters"]?.arrayValue ?? []).enumerated() {
@@ -128,11 +131,16 @@ public struct QueryCorpus: Sendable {
                 guard let value = ContractQuery.Only(rawValue: text) else { throw fail("\(at)/only: expected simulator or live") }
                 only = value
             }
+            var pending: String?
+            if let value = item["pending"] {
+                guard let text = value.stringValue, !text.isEmpty else { throw fail("\(at)/pending: expected a non-empty reason") }
+                pending = text
+            }
             queries.append(ContractQuery(
                 name: name, description: item["description"]?.stringValue, endpoint: endpoint, parameters: parameters,
                 expect: Expectation(status: status, schema: expect["schema"]?.stringValue, model: model,
                                     code: expect["code"]?.stringValue, checks: checks),
-                only: only))
+                only: only, pending: pending))
         }
         var gaps: [KnownModelGap] = []
         for (index, gap) in (json["knownModelGaps"]?.arrayValue ?? []).enumerated() {

@@ -25,13 +25,24 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
     case instructions = "instructions"
     case instructionTotals = "instruction-totals"
     case viaPoints = "via-points"
+    // reverse
+    case reverseEchoesPoint = "reverse-echoes-point"
+    case bothFormats = "both-formats"
+    // matrix
+    case matrixDimensions = "matrix-dimensions"
 
+    /// The endpoints whose answers the check reads (a corpus query may only name checks of its endpoint).
     public var endpoints: Set<VMEndpoint> {
         switch self {
-        case .nonEmpty, .maxTenItems, .newFormat, .oldFormat, .dataOld, .dataNew, .distanceZeroWithoutFocus:
-            return Self.endpoints(of: [.autocomplete, .search])
+        case .nonEmpty, .maxTenItems, .dataOld, .dataNew: return Self.endpoints(of: [.autocomplete, .search, .reverse])
+        case .newFormat, .oldFormat: return Self.endpoints(of: [.autocomplete, .search, .reverse, .migrateAddress])
+        case .distanceZeroWithoutFocus: return Self.endpoints(of: [.autocomplete, .search])
         case .insideVietnam, .placeNewFormat, .placeOldFormat: return Self.endpoints(of: [.place])
-        default: return Self.endpoints(of: [.route, .tsp])
+        case .reverseEchoesPoint, .bothFormats: return Self.endpoints(of: [.reverse])
+        case .matrixDimensions: return Self.endpoints(of: [.matrix])
+        case .polyline, .snappedWaypoints, .routeNearPoints, .bboxCoversPoints, .distanceMatchesGeometry, .instructions,
+             .instructionTotals, .viaPoints:
+            return Self.endpoints(of: [.route, .tsp])
         }
     }
 
@@ -43,9 +54,12 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
     public var summary: String {
         switch self {
         case .nonEmpty: return "at least one item"
+        case .reverseEchoesPoint: return "at least one item; every item's (and variant's) lat/lng is the requested point"
+        case .bothFormats: return "display_type 4: items come in pairs for one place, a new-format item then an old-format one"
+        case .matrixDimensions: return "durations and distances: one row per source, one cell per destination (all points when not given), null in the same cells, 0 where a source is its destination"
         case .maxTenItems: return "at most 10 items"
-        case .newFormat: return "new (2025) format: no district (type 1) boundary"
-        case .oldFormat: return "old format: items carry a district (type 1) boundary"
+        case .newFormat: return "new (2025) format: no district (type 1) boundary (migrate-address: the one object)"
+        case .oldFormat: return "old format: items carry a district (type 1) boundary (migrate-address: the one object)"
         case .dataOld: return "display_type 5: items carry data_old in the old format, data_new null"
         case .dataNew: return "display_type 6: items carry data_new in the new format, data_old null"
         case .distanceZeroWithoutFocus: return "distance is 0 without focus"
@@ -76,24 +90,45 @@ enum SemanticChecks {
     static let vietnamLat = 8.0...23.5
     static let vietnamLng = 102.0...117.9
 
-    static func run(_ checks: [SemanticCheck], body: JSONValue, parameters: [(name: String, value: String)]) -> [CheckFailure] {
+    /// Runs `checks` on an answer of `endpoint` to a request with `parameters`.
+    static func run(_ checks: [SemanticCheck], endpoint: VMEndpoint, body: JSONValue, parameters: [(name: String, value: String)]) -> [CheckFailure] {
         var failures: [CheckFailure] = []
         for check in checks {
-            for (pointer, reason) in run(check, body: body, parameters: parameters) {
+            for (pointer, reason) in run(check, family: endpoint.family, body: body, parameters: parameters) {
                 failures.append(CheckFailure(check: check, pointer: pointer, reason: reason))
             }
         }
         return failures
     }
 
-    private static func run(_ check: SemanticCheck, body: JSONValue, parameters: [(name: String, value: String)]) -> [(String, String)] {
-        switch check.endpoints.first!.family {
+    private static func run(_ check: SemanticCheck, family: APIFamily, body: JSONValue,
+                            parameters: [(name: String, value: String)]) -> [(String, String)] {
+        switch family {
         case .autocomplete, .search: return autocomplete(check, body)
         case .place: return place(check, body)
         case .route, .tsp: return route(check, body, requested: parameters.filter { $0.name == "point" }.compactMap { GeoPoint(latLng: $0.value) })
-        case .reverse, .matrix, .migrateAddress: return []
+        case .reverse:
+            switch check {
+            case .reverseEchoesPoint, .bothFormats: return ReverseChecks.run(check, body, parameters: parameters)
+            default: return autocomplete(check, body)
+            }
+        case .matrix: return MatrixChecks.run(check, body, parameters: parameters)
+        case .migrateAddress:
+            // One object: checked as a one-item list.
+            guard case .object = body else { return [("", "expected an object, got \(body.typeName)")] }
+            return autocomplete(check, .array([body])).map { (pointer, reason) in
+                (pointer.hasPrefix("/0") ? String(pointer.dropFirst(2)) : pointer, reason)
+            }
         }
     }
+
+    /// The first value of a parameter under any of `names` (documented name first), as sent.
+    static func value(_ names: [String], in parameters: [(name: String, value: String)]) -> String? {
+        for name in names { if let found = parameters.first(where: { $0.name == name && !$0.value.isEmpty }) { return found.value } }
+        return nil
+    }
+
+    static func boundaryTypesOf(_ item: JSONValue?) -> [Int] { boundaryTypes(item) }
 
     // MARK: autocomplete
 

@@ -8,7 +8,7 @@ import Foundation
 enum ContractCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout"],
-                                               boolean: ["help", "scenarios"])
+                                               boolean: ["help", "scenarios", "pending"])
         if options.has("help") { print(Usage.contract); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
@@ -52,7 +52,8 @@ enum ContractCommand {
             throw CommandLineArguments.UsageError(description: "\(error)".replacingOccurrences(of: "\n", with: "; "))
         }
         let suite = try ContractSuite(target: target, contracts: contracts,
-                                      options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout))
+                                      options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout,
+                                                     runPending: options.has("pending")))
         let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
             .first { FileManager.default.fileExists(atPath: $0.path) } ?? BuiltInScenarios.directory
         let wantScenarios = options.has("scenarios")
@@ -107,7 +108,7 @@ private final class ResultBox<T>: @unchecked Sendable {
 extension Usage {
     static let contract = """
         USAGE: vietmap-sim contract --target URL|live [--api-key KEY] [--queries FILE] [--contracts DIR]
-                                    [--junit PATH] [--json PATH] [--scenarios] [--timeout S]
+                                    [--junit PATH] [--json PATH] [--scenarios] [--pending] [--timeout S]
 
         Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
         each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
@@ -127,6 +128,8 @@ extension Usage {
                              (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show
                              which ones the reference models survive — informational, never changes
                              the exit status
+          --pending          also run the corpus' "pending" queries (endpoints not served yet, e.g.
+                             matrix and tsp); they are skipped otherwise
           --timeout S        per-request timeout in seconds (default 15)
           -h, --help         show this help
         """

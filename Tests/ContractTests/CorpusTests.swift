@@ -29,7 +29,16 @@ final class CorpusTests: XCTestCase {
         XCTAssertEqual(contracts.response(.route, status: 429)?.requiredHeaders.sorted(), ["access-control-allow-origin", "retry-after"])
         XCTAssertNil(contracts.response(.route, status: 503))
         XCTAssertEqual(Set(contracts.schemaStems), ["autocomplete-response", "boundary", "entry-point", "error", "instruction", "linestring",
-                                                    "path", "place-detail", "route-error", "route-response", "search-item", "search-variant"])
+                                                    "path", "place-detail", "route-error", "route-response", "search-item", "search-variant",
+                                                    "search-item-v3", "search-v3-response", "reverse-item", "reverse-response",
+                                                    "reverse-item-v3", "reverse-v3-response", "matrix-response", "matrix-error",
+                                                    "migrate-address-response"])
+        XCTAssertEqual(contracts.response(.routeV1, status: 200)?.schemaStem, "route-response")
+        XCTAssertEqual(contracts.response(.tspV3, status: 400)?.schemaStem, "route-error")
+        XCTAssertEqual(contracts.response(.matrix, status: 401)?.schemaStem, "matrix-error")
+        XCTAssertEqual(contracts.response(.placeV3, status: 200)?.schemaStem, "place-detail")
+        XCTAssertEqual(contracts.response(.search, status: 200)?.schemaStem, "autocomplete-response")
+        XCTAssertEqual(contracts.documentedStatuses(.migrateAddress), [200, 400, 401, 404, 414, 429, 500])
     }
 
     func testBadCorporaAreRefusedWithTheirLocation() {
@@ -46,6 +55,10 @@ final class CorpusTests: XCTestCase {
             .contains("not an earlier query"))
         XCTAssertTrue(refusal(#"{"queries":[{"name":"a","endpoint":"place","expect":{"status":200,"checks":["polyline"]}}]}"#)
             .contains("does not apply to place"))
+        XCTAssertTrue(refusal(#"{"queries":[{"name":"a","endpoint":"reverse","expect":{"status":200,"checks":["matrix-dimensions"]}}]}"#)
+            .contains("does not apply to reverse"))
+        XCTAssertTrue(refusal(#"{"queries":[{"name":"a","endpoint":"matrix","pending":"","expect":{"status":200}}]}"#).contains("/queries/0/pending"))
+        XCTAssertEqual(refusal(#"{"queries":[{"name":"a","endpoint":"migrate-address","expect":{"status":200,"checks":["new-format"]}}]}"#), "accepted")
         XCTAssertTrue(refusal(#"{"queries":[{"name":"a","endpoint":"place","expect":{"status":200,"model":"Foo"}}]}"#).contains("unknown model"))
     }
 }

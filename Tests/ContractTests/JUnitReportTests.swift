@@ -36,8 +36,8 @@ final class JUnitReportTests: XCTestCase {
         XCTAssertEqual(root.name, "testsuites")
         let suites = root.elements(forName: "testsuite")
         let names = suites.compactMap { $0.attribute(forName: "name")?.stringValue }
-        XCTAssertEqual(names, ["contract.autocomplete", "contract.place", "contract.route", "contract.fixtures",
-                               "contract.model-agreement", "scenario.autocomplete-no-ref-id"])
+        XCTAssertEqual(names, VMEndpoint.allCases.map { "contract.\($0.name)" }
+                       + ["contract.fixtures", "contract.model-agreement", "scenario.autocomplete-no-ref-id"])
 
         var tests = 0, failures = 0
         for suite in suites {

@@ -20,7 +20,9 @@ final class RecordedCorpusTests: XCTestCase {
         let provider = HTTPVietMapProvider.simulator(baseURL: sim.baseURL, apiKey: Self.key)
         let report = await try ContractSuite(target: .provider(provider), contracts: sim.contracts).run()
         XCTAssertTrue(report.passed, report.summary())
-        XCTAssertEqual(report.results.filter { $0.status == 401 }.count, 3, "the empty-key queries reach the backend without a key")
+        let emptyKey = sim.contracts.corpus.queries.filter { $0.pending == nil && $0.parameters.contains { $0.name == "apikey" && $0.value == .literal("") } }
+        XCTAssertGreaterThanOrEqual(emptyKey.count, 3)
+        XCTAssertEqual(report.results.filter { $0.status == 401 }.count, emptyKey.count, "the empty-key queries reach the backend without a key")
     }
 
     func testARecordedCorpusReplaysTheWholeContractOffline() async throws {
@@ -28,8 +30,8 @@ final class RecordedCorpusTests: XCTestCase {
         let recorder = RecordingVietMapProvider(wrapping: HTTPVietMapProvider.simulator(baseURL: sim.baseURL, apiKey: Self.key))
         let recorded = await try ContractSuite(target: .provider(recorder), contracts: sim.contracts).run()
         XCTAssertTrue(recorded.passed, recorded.summary())
-        let queries = sim.contracts.corpus.queries.count
-        XCTAssertEqual(recorded.results.count, queries)
+        XCTAssertEqual(recorded.results.count, sim.contracts.corpus.queries.count)
+        let queries = recorded.results.filter { $0.skipped == nil }.count
 
         let directory = try temporaryDirectory()
         let files = try await recorder.write(to: directory)
@@ -48,7 +50,7 @@ final class RecordedCorpusTests: XCTestCase {
         let replay = try RecordedVietMapProvider(directory: directory)
         let offline = await try ContractSuite(target: .provider(replay), contracts: sim.contracts).run()
         XCTAssertTrue(offline.passed, offline.summary())
-        XCTAssertTrue(offline.results.allSatisfy { $0.skipped == nil }, "every query ran")
+        XCTAssertTrue(offline.results.allSatisfy { $0.skipped == nil || $0.skipped!.hasPrefix("pending: ") }, "every query but the pending ones ran")
         XCTAssertEqual(offline.results.map(\.name), recorded.results.map(\.name))
         XCTAssertEqual(offline.results.map(\.status), recorded.results.map(\.status))
         XCTAssertEqual(offline.results.map(\.body), recorded.results.map(\.body))
