@@ -49,7 +49,10 @@ public final class ReverseGeocoder: Sendable {
                 }
                 continue
             }
-            pairs.append((Self.cellKey(row: Self.cellRow(places.lat[row]), column: Self.cellColumn(places.lng[row])), UInt32(row)))
+            // A coordinate outside the globe (a damaged index) is in no cell, rather than a trap.
+            let lat = places.lat[row], lng = places.lng[row]
+            guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { continue }
+            pairs.append((Self.cellKey(row: Self.cellRow(lat), column: Self.cellColumn(lng)), UInt32(row)))
         }
         pairs.sort { ($0.key, $0.row) < ($1.key, $1.row) }
         var keys: [Int64] = [], starts: [UInt32] = [], rows: [UInt32] = []
@@ -72,7 +75,7 @@ public final class ReverseGeocoder: Sendable {
     /// The places nearest `query.point`, nearest first, or the ward it lies in (see the type's comment).
     public func reverse(_ query: ReverseQuery) -> [ReverseResult] {
         let point = query.point
-        guard point.lat.isFinite, point.lng.isFinite, query.limit > 0 else { return [] }
+        guard point.lat.isFinite, point.lng.isFinite, abs(point.lat) <= 90, abs(point.lng) <= 180, query.limit > 0 else { return [] }
         let radius = max(0, query.radiusMeters)
         // A small circle first: in a city it already holds enough, and only its cells are read.
         var found: [(d2: Double, row: Int)] = []

@@ -108,9 +108,9 @@ final class TypedCallTests: XCTestCase {
         XCTAssertEqual(error?.apiError?.code, "UNAUTHORIZED")
         XCTAssertEqual(error?.apiError?.isRouteEnvelope, false)
 
-        // 400: display_type 4 is not defined for autocomplete.
+        // 400: display_type 7 is defined nowhere (4 is read as 3, the JS SDK's "as input").
         error = await assertThrowsClientError { () async throws in
-            try await provider.autocomplete(text: "ben thanh", displayType: 4)
+            try await provider.autocomplete(text: "ben thanh", displayType: 7)
         }
         XCTAssertEqual(error?.status, 400)
         XCTAssertEqual(error?.apiError?.code, "INVALID_REQUEST")
