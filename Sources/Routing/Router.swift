@@ -13,6 +13,13 @@ public enum Router {
     public static func route(_ graph: RoadGraph, points: [GeoPoint], vehicle: Vehicle,
                              options: RouteOptions = RouteOptions(),
                              workspace: RouterWorkspace? = nil) throws(RoutingError) -> Route {
+        let snaps = try snap(graph, points: points, vehicle: vehicle, options: options)
+        return try route(graph, snaps: snaps, vehicle: vehicle, options: options, workspace: workspace)
+    }
+
+    /// `points` (≥ 2, ≤ `options.maxPoints`) snapped for `vehicle`; the first that has no road is `.pointNotFound`.
+    public static func snap(_ graph: RoadGraph, points: [GeoPoint], vehicle: Vehicle,
+                            options: RouteOptions) throws(RoutingError) -> [Snap] {
         guard points.count >= 2 else { throw .tooFewPoints }
         guard points.count <= options.maxPoints else { throw .tooManyPoints(max: options.maxPoints) }
         var snaps: [Snap] = []
@@ -22,7 +29,7 @@ public enum Router {
                                      options: options) else { throw .pointNotFound(index: i) }
             snaps.append(s)
         }
-        return try route(graph, snaps: snaps, vehicle: vehicle, options: options, workspace: workspace)
+        return snaps
     }
 
     /// Tuple convenience: `points` as (lat, lon).

@@ -62,15 +62,7 @@ public enum TourPlanner {
     public static func route(_ graph: RoadGraph, points: [GeoPoint], vehicle: Vehicle,
                              options: RouteOptions = RouteOptions(), roundTrip: Bool, start: Int = 0, end: Int? = nil,
                              workspace: RouterWorkspace? = nil) throws(RoutingError) -> Tour {
-        guard points.count >= 2 else { throw .tooFewPoints }
-        guard points.count <= options.maxPoints else { throw .tooManyPoints(max: options.maxPoints) }
-        var snaps: [Snap] = []
-        snaps.reserveCapacity(points.count)
-        for (i, p) in points.enumerated() {
-            guard let s = graph.snap(latitude: p.latitude, longitude: p.longitude, vehicle: vehicle,
-                                     options: options) else { throw .pointNotFound(index: i) }
-            snaps.append(s)
-        }
+        let snaps = try Router.snap(graph, points: points, vehicle: vehicle, options: options)
         let ws = workspace ?? RouterWorkspace(graph: graph)
         let matrix: TravelMatrix
         do {

@@ -3,9 +3,8 @@ import Foundation
 import Routing
 import Search
 
-/// The parameters the matrix and TSP endpoints share with route v4, parsed the same way (and with the same
-/// messages): repeated `point=lat,lng`, `vehicle` (`container` = a 30 t truck), `points_encoded`, `avoid`,
-/// `capacity`. `RouteEndpoint` still parses its own copy; it can adopt this unchanged.
+/// The parameters the route, matrix and TSP endpoints share, parsed one way (with one set of messages):
+/// repeated `point=lat,lng`, `vehicle` (`container` = a 30 t truck), `points_encoded`, `avoid`, `capacity`.
 struct RoutingQuery {
     /// The `point` values as sent (for error messages) and parsed.
     var pointTexts: [String]
@@ -20,7 +19,7 @@ struct RoutingQuery {
     /// - Parameters:
     ///   - minPoints, maxPoints: fewer is INVALID_REQUEST, more is MAX_POINTS_EXCEED.
     init(_ parameters: RequestParameters, minPoints: Int, maxPoints: Int, maxSnapDistanceMeters: Double) throws(APIError) {
-        let texts = parameters.query.all("point")
+        let texts = parameters.query.all(APIParameter.point.name)
         guard texts.count >= minPoints else {
             throw .invalidRequest("at least \(minPoints) 'point' parameters (lat,lng) are required, got \(texts.count)")
         }
@@ -37,6 +36,7 @@ struct RoutingQuery {
         var options = RouteOptions(maxPoints: maxPoints, maxSnapDistanceMeters: maxSnapDistanceMeters)
         let vehicleName = parameters.string(.vehicle) ?? "car"
         if vehicleName == "container" {
+            // Seen working live; simulated as a truck (default container weight when no capacity is given).
             vehicle = .truck
             options.truckCapacityKg = 30_000
         } else if let v = Vehicle(name: vehicleName) {

@@ -21,6 +21,17 @@ final class CLITests: XCTestCase {
         try CLIRunner.run(binary, arguments, environment: environment)
     }
 
+    /// The first line `serve` prints on `out` (its ready line), or what came before the pipe closed.
+    func readyLine(_ out: Pipe) -> String {
+        var line = ""
+        while !line.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
+        return line.split(separator: "\n").first.map(String.init) ?? line
+    }
+
     func testHelpTexts() throws {
         let main = try run(["--help"])
         XCTAssertEqual(main.status, 0)
@@ -145,15 +156,7 @@ final class CLITests: XCTestCase {
         process.standardOutput = out
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        // Read the ready line.
-        var line = ""
-        let handle = out.fileHandleForReading
-        while !line.contains("\n") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        let ready = try XCTUnwrap(line.split(separator: "\n").first.map(String.init))
+        let ready = readyLine(out)
         XCTAssertTrue(ready.hasPrefix("vietmap-sim listening on http://127.0.0.1:"), ready)
         let base = String(ready.dropFirst("vietmap-sim listening on ".count))
         XCTAssertFalse(base.hasSuffix(":0"))
@@ -196,13 +199,7 @@ final class CLITests: XCTestCase {
             process.standardError = err
             try process.run()
             defer { if process.isRunning { process.terminate() } }
-            var line = ""
-            while !line.contains("\n") {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += String(decoding: chunk, as: UTF8.self)
-            }
-            let base = String(try XCTUnwrap(line.split(separator: "\n").first).dropFirst("vietmap-sim listening on ".count))
+            let base = String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
             let route = "\(base)/api/route/v4?point=10.7725,106.6980&point=10.7800,106.7000&apikey=scenario:empty-route"
             let (data, response) = try await URLSession.shared.data(from: URL(string: route)!)
             XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)

@@ -18,13 +18,7 @@ extension CLITests {
         process.standardError = Pipe()
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        var line = ""
-        while !line.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = String(try XCTUnwrap(line.split(separator: "\n").first).dropFirst("vietmap-sim listening on ".count))
+        let base = String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
         let query = "point=10.7725,106.6980&point=10.7800,106.7000"
         let (bound, _) = try await URLSession.shared.data(from: URL(string: "\(base)/api/route?api-version=1.1&apikey=BAKED-IN&\(query)")!)
         XCTAssertTrue(String(decoding: bound, as: UTF8.self).contains(#""paths":[]"#))
