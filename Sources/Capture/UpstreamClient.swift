@@ -4,8 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The HTTP client `serve --upstream` asks the upstream with: URLSession, but none of its
-/// defaults decide what reaches the client or a recording.
+/// The HTTP client `serve --upstream` asks the upstream with; none of URLSession's defaults
+/// decide what reaches the client or a recording. `http://` upstreams are asked over a socket
+/// of its own (`PlainHTTPExchange`); `https://` ones through URLSession with a delegate
+/// (`UpstreamSessionDelegate`), which holds the same limits with one weakness: URLSession on
+/// Linux queues body chunks for the delegate without back-pressure, so a very fast upstream
+/// can have more than the cap in flight before the transfer is cancelled (nothing past the cap
+/// is kept, passed on or recorded).
 ///
 /// - **No redirect is followed**: a 3xx is the upstream's answer (status, `Location`, body).
 /// - **One deadline** per exchange, connection, head and body together: at `timeout` the
@@ -77,6 +82,12 @@ public final class UpstreamClient: Sendable {
     /// GETs `url` and calls `completion` exactly once: with the answer, or the failure at the
     /// latest at the deadline.
     public func get(_ url: URL, completion: @escaping @Sendable (Result<Answer, Failure>) -> Void) {
+        if url.scheme?.lowercased() == "http" {
+            // Plain HTTP on a socket of our own: back-pressure, so the cap bounds memory.
+            let exchange = PlainHTTPExchange(url: url, deadline: .now() + timeout, timeout: timeout, maxBodyBytes: maxBodyBytes)
+            Thread.detachNewThread { completion(exchange.run()) }
+            return
+        }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout + 5)
         request.httpMethod = "GET"
         request.setValue("application/json", forHTTPHeaderField: "Accept")
