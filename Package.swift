@@ -18,7 +18,7 @@ import PackageDescription
 ///   HTTPServer, JSON, Polyline, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire → Dashboard  (the QA page at /__sim/ui/ and its road GeoJSON; static files as resources)
-///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWireHTTP → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
+///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWireHTTP, CZlib → Capture  (upstream forwarding, recording, replay in front of any handler; recordings → replay scenarios)
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only)
 ///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
 ///   … → VietMapSimulator                (a whole simulator in-process: for `serve` and an app's XCTest)
@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire"], resources: [.copy("Resources/ui")]),
-        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "CZlib"]),
         .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "CZlib"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios"]),

@@ -4,11 +4,14 @@ import HTTPServer
 import VietMapAPI
 
 /// The capture part of `serve` (docs/capture.md): `--upstream URL|live` with `--upstream-key KEY`
-/// (or `$VIETMAP_API_KEY`), `--upstream-timeout S`, `--record DIR`; `--replay DIR` with
+/// (or `$VIETMAP_API_KEY`), `--upstream-timeout S`, `--upstream-max-body BYTES`, `--record DIR`; `--replay DIR` with
 /// `--replay-timing`; `--fallback simulator` for either. Without these the service answers alone.
 struct ServeCapture {
-    static let valuedOptions = ["upstream", "upstream-key", "upstream-timeout", "fallback", "record", "replay"]
+    static let valuedOptions = ["upstream", "upstream-key", "upstream-timeout", "upstream-max-body", "fallback", "record", "replay"]
     static let booleanOptions = ["replay-timing"]
+
+    /// The largest `--upstream-max-body`, 1 GiB: a body is held in memory (and recorded) whole.
+    static let maxBodyLimit = 1 << 30
 
     enum Mode {
         case simulator
@@ -34,7 +37,7 @@ struct ServeCapture {
         fallback = options.value("fallback") != nil
         if upstream != nil && replay != nil { throw UsageError(description: "--upstream and --replay cannot be combined") }
         if upstream == nil {
-            for name in ["upstream-key", "upstream-timeout", "record"] where options.value(name) != nil {
+            for name in ["upstream-key", "upstream-timeout", "upstream-max-body", "record"] where options.value(name) != nil {
                 throw UsageError(description: "--\(name) needs --upstream URL|live")
             }
         }
@@ -58,14 +61,22 @@ struct ServeCapture {
             }
             var timeout: TimeInterval = 10
             if let text = options.value("upstream-timeout") {
-                // Whole seconds: URLSession on Linux rounds fractions of a second down.
+                // Whole seconds, as the option has always taken them.
                 guard let value = Int(text), (1...300).contains(value) else {
                     throw UsageError(description: "--upstream-timeout must be a whole number of seconds from 1 to 300, got '\(text.prefix(40))'")
                 }
                 timeout = TimeInterval(value)
             }
+            var maxBody = UpstreamClient.defaultMaxBodyBytes
+            if let text = options.value("upstream-max-body") {
+                guard let value = Int(text), (1...Self.maxBodyLimit).contains(value) else {
+                    throw UsageError(description: "--upstream-max-body must be a number of bytes from 1 to \(Self.maxBodyLimit), got '\(text.prefix(40))'")
+                }
+                maxBody = value
+            }
             let record = options.value("record").map { URL(fileURLWithPath: $0, isDirectory: true) }
-            mode = .upstream(UpstreamProxy.Configuration(baseURL: baseURL, upstreamKey: key, timeout: timeout, apiKeys: apiKeys), record: record)
+            mode = .upstream(UpstreamProxy.Configuration(baseURL: baseURL, upstreamKey: key, timeout: timeout, apiKeys: apiKeys,
+                                                                maxBodyBytes: maxBody), record: record)
         } else if let replay {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: replay, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -102,7 +102,10 @@ final class CaptureCLITests: XCTestCase {
     func testCaptureUsageErrors() throws {
         for arguments in [["serve", "--record", "/tmp/x"], ["serve", "--upstream", "live"], ["serve", "--upstream", "ftp://x"],
                           ["serve", "--replay-timing"], ["serve", "--fallback", "live"], ["serve", "--upstream", "http://127.0.0.1:1", "--replay", "/tmp"],
-                          ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-timeout", "0.5"]] {
+                          ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-timeout", "0.5"],
+                          ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-max-body", "0"],
+                          ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-max-body", "64MiB"],
+                          ["serve", "--upstream-max-body", "1024"]] {
             let outcome = try CLIRunner.run(binary, arguments, environment: ["VIETMAP_API_KEY": ""])
             XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")

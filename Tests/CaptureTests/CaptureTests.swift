@@ -51,12 +51,14 @@ final class CaptureTests: XCTestCase {
         return try start(engine.wrap(respond: { service.respond(to: $0) }))
     }
 
-    func proxy(to upstream: URL, timeout: TimeInterval = 10, record: URL? = nil, fallback: Bool = false) throws -> HTTPServer {
+    func proxy(to upstream: URL, timeout: TimeInterval = 10, record: URL? = nil, fallback: Bool = false,
+               maxBodyBytes: Int = UpstreamClient.defaultMaxBodyBytes) throws -> HTTPServer {
         let service = try Self.service.get()
         var recorder: ExchangeRecorder?
         if let record { recorder = try ExchangeRecorder(directory: record, notice: { _ in }) }
         let simulator: @Sendable (HTTPRequest) -> HTTPResponse = { service.respond(to: $0) }
-        let proxy = UpstreamProxy(configuration: UpstreamProxy.Configuration(baseURL: upstream, upstreamKey: Self.upstreamKey, timeout: timeout),
+        let proxy = UpstreamProxy(configuration: UpstreamProxy.Configuration(baseURL: upstream, upstreamKey: Self.upstreamKey, timeout: timeout,
+                                                                               maxBodyBytes: maxBodyBytes),
                                   recorder: recorder, fallback: fallback ? simulator : nil)
         return try start(proxy.handler)
     }
