@@ -18,6 +18,8 @@ struct LinearRegex: Sendable {
     static let maxInstructions = 20_000
 
     private let program: [Instruction]
+    /// The classes `Instruction.set` refers to (kept apart so instructions are plain values).
+    private let sets: [ScalarSet]
     private let ignoreCase: Bool
 
     /// The longest pattern accepted (Unicode scalars).
@@ -33,6 +35,7 @@ struct LinearRegex: Sendable {
         try compiler.emit(node)
         compiler.program.append(.match)
         program = compiler.program
+        sets = compiler.sets
         self.ignoreCase = ignoreCase
     }
 
@@ -59,7 +62,7 @@ struct LinearRegex: Sendable {
                 case .any:
                     if scalar != "\n" && scalar != "\r", addThread(&next, pc + 1, at: position + 1, input) { return true }
                 case .set(let set):
-                    if set.contains(scalar, ignoreCase: ignoreCase), addThread(&next, pc + 1, at: position + 1, input) {
+                    if sets[set].contains(scalar, ignoreCase: ignoreCase), addThread(&next, pc + 1, at: position + 1, input) {
                         return true
                     }
                 default:
@@ -73,7 +76,9 @@ struct LinearRegex: Sendable {
 
     /// Follows jumps, splits and assertions from `pc`; returns true when `match` is reached.
     private func addThread(_ list: inout ThreadList, _ pc: Int, at position: Int, _ input: [Unicode.Scalar]) -> Bool {
-        var stack = [pc]
+        var stack = list.takeStack()
+        defer { list.returnStack(stack) }
+        stack.append(pc)
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }
             switch program[pc] {
@@ -98,7 +103,8 @@ struct LinearRegex: Sendable {
     enum Instruction: Sendable {
         case char(Unicode.Scalar)
         case any
-        case set(ScalarSet)
+        /// An index into `sets`.
+        case set(Int)
         case split(Int, Int)
         case jump(Int)
         case assert(Assertion)
@@ -160,6 +166,19 @@ struct LinearRegex: Sendable {
         var items: [Int] = []
         private var seen: [Bool]
         private var touched: [Int] = []
+        /// Scratch space of `addThread`, kept to avoid an allocation per step.
+        private var stack: [Int] = []
+
+        mutating func takeStack() -> [Int] {
+            var taken: [Int] = []
+            swap(&taken, &stack)
+            taken.removeAll(keepingCapacity: true)
+            return taken
+        }
+
+        mutating func returnStack(_ scratch: [Int]) {
+            stack = scratch
+        }
 
         init(capacity: Int) {
             seen = Array(repeating: false, count: capacity)
@@ -405,6 +424,7 @@ extension LinearRegex {
 
     struct Compiler {
         var program: [Instruction] = []
+        var sets: [ScalarSet] = []
 
         mutating func emit(_ node: Node) throws(SyntaxError) {
             guard program.count < LinearRegex.maxInstructions else {
@@ -414,7 +434,9 @@ extension LinearRegex {
             case .empty: break
             case .char(let scalar): program.append(.char(scalar))
             case .any: program.append(.any)
-            case .set(let set): program.append(.set(set))
+            case .set(let set):
+                sets.append(set)
+                program.append(.set(sets.count - 1))
             case .assert(let assertion): program.append(.assert(assertion))
             case .concat(let items):
                 for item in items { try emit(item) }
