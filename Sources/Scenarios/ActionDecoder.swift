@@ -60,11 +60,19 @@ enum ActionDecoder {
                     switch headerValue {
                     case .null:
                         spec.headers.append(.init(name: name, value: nil))
-                    case .string(let text) where !text.contains(where: { $0 == "\r" || $0 == "\n" }):
+                    case .string(let text) where !hasControlCharacter(text):
                         spec.headers.append(.init(name: name, value: text))
+                    case .string:
+                        context.report(headerPath, "must not contain line breaks (\\r, \\n) or other control characters")
                     default:
                         context.report(headerPath, "must be a string without line breaks, or null to remove the header")
                     }
+                }
+                let bytes = spec.headers.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) + 4 }
+                if headers.count > ScenarioLimits.headerCount {
+                    context.report(headersPath, "has \(headers.count) headers; at most \(ScenarioLimits.headerCount) can be sent")
+                } else if bytes > ScenarioLimits.headerBytes {
+                    context.report(headersPath, "has \(bytes) bytes of headers; at most \(ScenarioLimits.headerBytes) can be sent")
                 }
             } else {
                 context.report(headersPath, "must be an object of header name → value, found \(context.describe(raw))")
@@ -74,12 +82,25 @@ enum ActionDecoder {
         if bodies.count > 1 {
             context.report(path, "give only one of json, text, base64, error (found \(bodies.joined(separator: ", ")))")
         }
-        if let raw = object["json"] { spec.body = .json(raw) }
+        if let raw = object["json"] {
+            let size = JSONSizeEstimate.bytes(of: raw, limit: ScenarioLimits.literalBodyBytes)
+            if size > ScenarioLimits.literalBodyBytes {
+                context.report(path.appending("json"), tooLarge("a literal body"))
+            } else {
+                spec.body = .json(raw)
+            }
+        }
         if let raw = object["text"], let text = context.string(raw, at: path.appending("text"), nonEmpty: false) {
-            spec.body = .text(text)
+            if text.utf8.count > ScenarioLimits.literalBodyBytes {
+                context.report(path.appending("text"), tooLarge("a literal body", bytes: text.utf8.count))
+            } else {
+                spec.body = .text(text)
+            }
         }
         if let raw = object["base64"], let text = context.string(raw, at: path.appending("base64"), nonEmpty: false) {
-            if let data = Data(base64Encoded: text) {
+            if text.utf8.count / 4 * 3 > ScenarioLimits.literalBodyBytes {
+                context.report(path.appending("base64"), tooLarge("a literal body", bytes: text.utf8.count / 4 * 3))
+            } else if let data = Data(base64Encoded: text) {
                 spec.body = .bytes(data)
             } else {
                 context.report(path.appending("base64"), "is not valid base64 (RFC 4648, with padding, no line breaks)")
@@ -106,6 +127,17 @@ enum ActionDecoder {
         return context.issues.count == before ? spec : nil
     }
 
+    /// Any C0 control character (line breaks included, horizontal tab excepted) or DEL:
+    /// the server cannot send them in a header.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }
+    }
+
+    static func tooLarge(_ what: String, bytes: Int? = nil) -> String {
+        let size = bytes.map { "\($0) bytes" } ?? "more than \(ScenarioLimits.literalBodyBytes) bytes"
+        return "\(what) of \(size) is too large; at most \(ScenarioLimits.literalBodyBytes) bytes (8 MiB)"
+    }
+
     private static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { byte in
             (0x21...0x7E).contains(byte) && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
@@ -118,12 +150,31 @@ enum ActionDecoder {
 
     static func decodePatch(_ value: JSONValue, at path: JSONPointer, _ context: DecodingContext) -> JSONPatch? {
         guard let items = context.array(value, at: path) else { return nil }
+        guard items.count <= ScenarioLimits.patchOperations else {
+            context.report(path, "has \(items.count) operations; at most \(ScenarioLimits.patchOperations) are allowed")
+            return nil
+        }
         let before = context.issues.count
         var operations: [JSONPatch.Operation] = []
         for (index, item) in items.enumerated() {
             if let operation = decodeOperation(item, at: path.appending(index), context) { operations.append(operation) }
         }
-        return context.issues.count == before ? JSONPatch(operations) : nil
+        guard context.issues.count == before else { return nil }
+        let patch = JSONPatch(operations)
+        let growth = PatchGrowth(patch)
+        if growth.factor > ScenarioLimits.patchGrowthFactor {
+            context.report(path, "can multiply the answer's size \(Self.format(growth.factor))-fold (\(growth.multiplying) copy or wildcard operations); at most \(Int(ScenarioLimits.patchGrowthFactor))-fold is allowed")
+            return nil
+        }
+        if growth.added > Double(ScenarioLimits.literalBodyBytes) {
+            context.report(path, "can add \(Self.format(growth.added)) bytes to the answer; at most \(ScenarioLimits.literalBodyBytes) (8 MiB)")
+            return nil
+        }
+        return patch
+    }
+
+    private static func format(_ number: Double) -> String {
+        number < 1e15 ? String(Int(number.rounded(.up))) : String(format: "%.3g", number)
     }
 
     private static func decodeOperation(_ value: JSONValue, at path: JSONPointer,
@@ -319,8 +370,8 @@ enum ActionDecoder {
             return nil
         default:
             guard let type = context.string(member.value, at: memberPath) else { return nil }
-            guard !type.contains(where: { $0 == "\r" || $0 == "\n" }) else {
-                context.report(memberPath, "must not contain line breaks")
+            guard !hasControlCharacter(type) else {
+                context.report(memberPath, "must not contain line breaks (\\r, \\n) or other control characters")
                 return nil
             }
             return .contentType(type)

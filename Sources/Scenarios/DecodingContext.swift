@@ -5,6 +5,8 @@ import JSON
 final class DecodingContext {
     let file: String?
     private(set) var issues: [ScenarioIssue] = []
+    /// Problems that do not stop the document from loading.
+    private(set) var warnings: [ScenarioIssue] = []
 
     init(file: String?) {
         self.file = file
@@ -12,6 +14,10 @@ final class DecodingContext {
 
     func report(_ path: JSONPointer, _ reason: String) {
         issues.append(ScenarioIssue(file: file, pointer: path.description, reason: reason))
+    }
+
+    func warn(_ path: JSONPointer, _ reason: String) {
+        warnings.append(ScenarioIssue(file: file, pointer: path.description, reason: reason, isWarning: true))
     }
 
     /// The object at `path`, with every key outside `allowed` reported.

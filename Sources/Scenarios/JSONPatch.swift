@@ -57,40 +57,73 @@ public struct JSONPatch: Sendable, Equatable {
     /// Applies every operation in order to a copy of `document`.
     /// - Throws: `JSONPatchError` naming the failing operation; nothing is applied then.
     public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
+        try apply(to: document, inputBytes: 0, sizeLimit: .max)
+    }
+
+    /// Applies the patch while the result stays within `sizeLimit` bytes (serialized, as
+    /// estimated by `JSONSizeEstimate`): before each value is added or copied its size is
+    /// estimated — walking it no further than the remaining budget — and the patch stops with
+    /// `JSONPatchError.exceedsSizeLimit` instead of allocating past the limit.
+    /// - Parameter inputBytes: the serialized size of `document` (the answer body's length).
+    func apply(to document: JSONValue, inputBytes: Int, sizeLimit: Int) throws(JSONPatchError) -> JSONValue {
         var result = document
+        var budget = SizeBudget(used: inputBytes, limit: sizeLimit)
         for (index, operation) in operations.enumerated() {
             do {
-                try Self.apply(operation, to: &result)
+                try Self.apply(operation, to: &result, budget: &budget)
             } catch {
                 throw JSONPatchError(operationIndex: index,
-                                     reason: "\(operation.name) \(operation.path): \(error.reason)")
+                                     reason: "\(operation.name) \(operation.path): \(error.reason)",
+                                     exceedsSizeLimit: error.exceedsSizeLimit)
             }
         }
         return result
+    }
+
+    /// The running upper bound of the document's size: additions are counted, removals are not.
+    struct SizeBudget {
+        var used: Int
+        let limit: Int
+
+        mutating func grow(by value: JSONValue) throws(Failure) {
+            guard limit != .max else { return }
+            let size = JSONSizeEstimate.bytes(of: value, limit: limit - min(used, limit))
+            try grow(bytes: size)
+        }
+
+        mutating func grow(bytes: Int) throws(Failure) {
+            guard limit != .max else { return }
+            let (sum, overflow) = used.addingReportingOverflow(bytes)
+            guard !overflow, sum <= limit else {
+                throw Failure("the answer would pass the size limit of \(limit) bytes", exceedsSizeLimit: true)
+            }
+            used = sum
+        }
     }
 
     static let wildcard = "*"
 
     // MARK: One operation (with wildcard expansion)
 
-    private static func apply(_ operation: Operation, to document: inout JSONValue) throws(Failure) {
+    private static func apply(_ operation: Operation, to document: inout JSONValue,
+                              budget: inout SizeBudget) throws(Failure) {
         switch operation {
         case .move(let from, let path), .copy(let from, let path):
-            guard from.tokens.contains(wildcard) else { return try applyConcrete(operation, to: &document) }
+            guard from.tokens.contains(wildcard) else { return try applyConcrete(operation, to: &document, budget: &budget) }
             for (concreteFrom, substitutions) in try expand(from, in: document).reversed() {
                 let concretePath = try substitute(substitutions, into: path)
                 let concrete: Operation
                 if case .move = operation { concrete = .move(from: concreteFrom, path: concretePath) } else {
                     concrete = .copy(from: concreteFrom, path: concretePath)
                 }
-                try applyConcrete(concrete, to: &document)
+                try applyConcrete(concrete, to: &document, budget: &budget)
             }
         default:
             let path = operation.path
-            guard path.tokens.contains(wildcard) else { return try applyConcrete(operation, to: &document) }
+            guard path.tokens.contains(wildcard) else { return try applyConcrete(operation, to: &document, budget: &budget) }
             // Reverse document order: removing element 3 must not shift element 1.
             for (concretePath, _) in try expand(path, in: document).reversed() {
-                try applyConcrete(operation.with(path: concretePath), to: &document)
+                try applyConcrete(operation.with(path: concretePath), to: &document, budget: &budget)
             }
         }
     }
@@ -147,13 +180,16 @@ public struct JSONPatch: Sendable, Equatable {
 
     // MARK: RFC 6902 semantics on concrete pointers
 
-    private static func applyConcrete(_ operation: Operation, to document: inout JSONValue) throws(Failure) {
+    private static func applyConcrete(_ operation: Operation, to document: inout JSONValue,
+                                      budget: inout SizeBudget) throws(Failure) {
         switch operation {
         case .add(let path, let value):
+            try budget.grow(by: value)
             try add(value, at: path, in: &document)
         case .remove(let path):
             _ = try remove(at: path, in: &document)
         case .replace(let path, let value):
+            try budget.grow(by: value)
             guard let last = path.tokens.last else { document = value; return }
             try mutateParent(of: path, in: &document) { (parent: inout JSONValue) throws(Failure) in
                 switch parent {
@@ -178,10 +214,12 @@ public struct JSONPatch: Sendable, Equatable {
             guard !(path.tokens.count > from.tokens.count && Array(path.tokens.prefix(from.tokens.count)) == from.tokens) else {
                 throw Failure("cannot move a value into one of its own children")
             }
+            try budget.grow(bytes: path.tokens.last?.utf8.count ?? 0)
             let value = try remove(at: from, in: &document)
             try add(value, at: path, in: &document)
         case .copy(let from, let path):
             guard let value = value(at: from, in: document) else { throw Failure("no value at 'from' \(from)") }
+            try budget.grow(by: value)  // before the copy is made
             try add(value, at: path, in: &document)
         case .test(let path, let expected):
             guard let actual = value(at: path, in: document) else { throw Failure("no value to test") }
@@ -319,9 +357,13 @@ public struct JSONPatch: Sendable, Equatable {
         }
     }
 
-    private struct Failure: Error {
+    struct Failure: Error {
         let reason: String
-        init(_ reason: String) { self.reason = reason }
+        var exceedsSizeLimit = false
+        init(_ reason: String, exceedsSizeLimit: Bool = false) {
+            self.reason = reason
+            self.exceedsSizeLimit = exceedsSizeLimit
+        }
     }
 }
 
@@ -344,6 +386,8 @@ public struct JSONPatchError: Error, Sendable, CustomStringConvertible {
     /// The index of the failing operation.
     public let operationIndex: Int
     public let reason: String
+    /// The patch stopped because its result would pass the size limit it was given.
+    public var exceedsSizeLimit = false
 
     public var description: String { "patch operation \(operationIndex) (\(reason))" }
 }

@@ -51,21 +51,21 @@ struct ParameterCondition: Sendable {
     }
 }
 
-/// An `NSRegularExpression` compiled once when the scenario is loaded.
-///
-/// `@unchecked Sendable`: `NSRegularExpression` is immutable and documented as safe to use
-/// from several threads at once.
-struct CompiledRegex: @unchecked Sendable {
+/// A `regex` condition compiled once when the scenario is loaded, to a `LinearRegex`: matching
+/// never backtracks, so a hostile pattern or input costs O(text × pattern) and cannot stall
+/// the server's workers.
+struct CompiledRegex: Sendable {
     let pattern: String
-    private let expression: NSRegularExpression
+    private let expression: LinearRegex
 
-    init(pattern: String, ignoreCase: Bool) throws {
+    /// - Throws: `LinearRegex.SyntaxError` saying what is wrong or unsupported.
+    init(pattern: String, ignoreCase: Bool) throws(LinearRegex.SyntaxError) {
         self.pattern = pattern
-        expression = try NSRegularExpression(pattern: pattern, options: ignoreCase ? [.caseInsensitive] : [])
+        expression = try LinearRegex(pattern, ignoreCase: ignoreCase)
     }
 
     /// Whether the pattern matches anywhere in `text` (anchor with `^…$` for a full match).
     func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        expression.matches(text)
     }
 }

@@ -20,9 +20,13 @@ public struct Scenario: Sendable {
     /// changed on reload are dropped.
     let revision: UInt64
     let rules: [ScenarioRule]
+    /// Finds the rules that can match a request without scanning them all.
+    let index: RuleIndex
+    /// What `validate` warns about (the scenario loads all the same).
+    public let warnings: [ScenarioIssue]
 
     init(name: String, description: String, seed: UInt64?, initialState: String, file: String?, source: JSONValue,
-         rules: [ScenarioRule]) {
+         rules: [ScenarioRule], warnings: [ScenarioIssue] = []) {
         self.name = name
         self.description = description
         self.seed = seed
@@ -30,6 +34,8 @@ public struct Scenario: Sendable {
         self.file = file
         self.source = source
         self.rules = rules
+        self.index = RuleIndex(rules)
+        self.warnings = warnings
         self.revision = StableHash.fnv1a64(JSONSerializer.bytes(source))
     }
 

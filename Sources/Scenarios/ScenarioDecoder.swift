@@ -12,6 +12,13 @@ enum ScenarioDecoder {
 
     /// Decodes a file's bytes. Returns the scenario, or nil and at least one issue.
     static func decode(_ data: Data, file: String?) -> (scenario: Scenario?, issues: [ScenarioIssue]) {
+        guard data.count <= ScenarioLimits.fileBytes else {
+            return (nil, [ScenarioIssue(file: file, pointer: "",
+                                        reason: "the file has \(data.count) bytes; at most \(ScenarioLimits.fileBytes) (128 MiB) are loaded")])
+        }
+        // A UTF-8 byte-order mark (some Windows editors write one) is not part of the JSON.
+        var data = data
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = Data(data.dropFirst(3)) }
         let value: JSONValue
         do {
             value = try JSONParser.parse(data)
@@ -62,13 +69,17 @@ enum ScenarioDecoder {
                     if let rule = decodeRule(item, index: index, at: path.appending(index), context) { rules.append(rule) }
                 }
                 checkStates(items, rules: rules, initialState: initialState, at: path, context)
+                if object["initialState"] != nil, rules.count == items.count, rules.allSatisfy({ $0.states == nil }) {
+                    context.warn(root.appending("initialState"),
+                                 "initialState '\(initialState)' has no effect: no rule has a 'state' condition")
+                }
             }
         } else {
             context.report(root, "missing required key 'rules'")
         }
         guard let name, let description, context.issues.isEmpty else { return nil }
         return Scenario(name: name, description: description, seed: seed, initialState: initialState, file: context.file,
-                        source: value, rules: rules)
+                        source: value, rules: rules, warnings: context.warnings)
     }
 
     private static func scenarioName(_ value: JSONValue, at path: JSONPointer, _ context: DecodingContext) -> String? {
@@ -223,7 +234,7 @@ enum ScenarioDecoder {
             do {
                 condition.regex = try CompiledRegex(pattern: pattern, ignoreCase: condition.ignoreCase)
             } catch {
-                context.report(path.appending("regex"), "invalid regular expression \"\(pattern.prefix(60))\"")
+                context.report(path.appending("regex"), "invalid regular expression \"\(pattern.prefix(60))\": \(error)")
             }
         }
         let present = object["present"].flatMap { context.bool($0, at: path.appending("present")) }

@@ -55,6 +55,9 @@ public final class ScenarioEngine: @unchecked Sendable {
         /// apps whose key is baked in: a request with KEY gets NAME (the key itself still passes
         /// the key check as usual).
         public var boundKeys: [String: String] = [:]
+        /// The largest answer (bytes) a rule's mutation may produce; a patch that would pass it
+        /// is stopped and answered with a 500 naming the rule (`ScenarioLimits.answerBytes` by default).
+        public var answerSizeLimit: Int = ScenarioLimits.answerBytes
 
         public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
                     apiKeys: Set<String> = [], journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
@@ -253,7 +256,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: selection.stateKey, seed: seed)
             let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: selection.stateKey, now: arrival)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
-            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner) { [self] response, note in
+            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
+                                 answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
                 finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: note, reply: reply)
             }
         }

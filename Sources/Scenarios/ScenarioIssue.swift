@@ -8,14 +8,17 @@ public struct ScenarioIssue: Sendable, Equatable, CustomStringConvertible {
     /// A JSON Pointer into the document.
     public let pointer: String
     public let reason: String
+    /// A warning does not stop the file from loading (`validate` prints it and still says OK).
+    public let isWarning: Bool
 
-    public init(file: String?, pointer: String, reason: String) {
+    public init(file: String?, pointer: String, reason: String, isWarning: Bool = false) {
         self.file = file
         self.pointer = pointer
         self.reason = reason
+        self.isWarning = isWarning
     }
 
     public var description: String {
-        "\(file ?? "<scenario>"): \(pointer.isEmpty ? "(document)" : pointer): \(reason)"
+        "\(file ?? "<scenario>"): \(pointer.isEmpty ? "(document)" : pointer): \(isWarning ? "warning: " : "")\(reason)"
     }
 }

@@ -24,6 +24,11 @@ public struct ScenarioLibrary: Sendable {
         self.directory = directory
     }
 
+    /// What the loaded scenarios' files are warned about (they loaded all the same).
+    public var warnings: [ScenarioIssue] {
+        scenarios.flatMap(\.warnings)
+    }
+
     public func scenario(named name: String) -> Scenario? {
         byName[name]
     }
@@ -63,6 +68,13 @@ public struct ScenarioLibrary: Sendable {
             let shownPath = file.path
             let data: Data
             do {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+                if let size = (attributes?[.size] as? NSNumber)?.intValue, size > ScenarioLimits.fileBytes {
+                    issues.append(ScenarioIssue(file: shownPath, pointer: "",
+                                                reason: "the file has \(size) bytes; at most \(ScenarioLimits.fileBytes) (128 MiB) are loaded"))
+                    failedFiles.append(shownPath)
+                    continue
+                }
                 data = try Data(contentsOf: file)
             } catch {
                 issues.append(ScenarioIssue(file: shownPath, pointer: "", reason: "cannot read the file: \(error.localizedDescription)"))

@@ -43,7 +43,8 @@ final class ScenarioState: @unchecked Sendable {
     ///   - now: the request's arrival (uptime nanoseconds).
     func decide(endpoint: APIEndpoint?, query: QueryParameters, apiKey: String, now: UInt64) -> Decision {
         lock.withLock {
-            for (index, rule) in scenario.rules.enumerated() {
+            for index in scenario.index.candidates(endpoint: endpoint, query: query) {
+                let rule = scenario.rules[index]
                 guard rule.match.matches(endpoint: endpoint, query: query) else { continue }
                 if let states = rule.states, !states.contains(current) { continue }
                 rules[index].calls += 1

@@ -29,6 +29,7 @@ enum ScenariosCommand {
         let files = try scenarioFiles(paths, directory: directory)
         let library = ScenarioLibrary.load(files: files)
         for issue in library.issues { print(issue) }
+        for warning in library.warnings { print(warning) }
         if library.issues.isEmpty {
             print("OK: \(library.scenarios.count) scenario\(library.scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s")")
             return 0
