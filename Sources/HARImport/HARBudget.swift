@@ -1,3 +1,5 @@
+import Foundation
+
 /// How much work `HARImport` and `scenarios from-har` may do for one HAR file, so that a small
 /// hostile file (kilobytes of gzip that inflate to gigabytes) is refused quickly instead of
 /// filling memory and disk:
@@ -22,6 +24,21 @@ public struct HARBudget: Sendable, Equatable {
         self.maxInflatedBytes = maxInflatedBytes
         self.maxEntries = maxEntries
         self.maxOutputBytes = maxOutputBytes
+    }
+
+    /// The fewest bytes `body` can take in a scenario file, whatever key holds it: its length
+    /// when it could be JSON (`json` is never shorter than the compact bytes); with control
+    /// characters no JSON has, its escaped `text` length (a NUL is 6 bytes) or, not being UTF-8,
+    /// its `base64` length. Lets `from-har` refuse an output over budget before building it.
+    public static func minimumScenarioBytes(of body: Data) -> Int {
+        var escaped = body.count
+        var controls = false
+        for byte in body where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D { controls = true }
+            escaped += byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D ? 5 : 1
+        }
+        guard controls else { return body.count }
+        return String(data: body, encoding: .utf8) != nil ? escaped : (body.count + 2) / 3 * 4
     }
 
     /// `134217728` → `128 MiB`, `1536` → `1.5 KiB`, `100` → `100 bytes`.

@@ -44,6 +44,15 @@ enum ScenariosFromCapture {
             throw CLIError("\(path): \(error)")
         }
         if timingName != "none" { warnClamped(result.clampedLatencies, path: path) }
+        // Refused before the document is built when the bodies alone cannot fit the output budget.
+        var least = 0
+        for exchange in result.exchanges {
+            guard case .response(let response) = exchange.outcome else { continue }
+            least += HARBudget.minimumScenarioBytes(of: response.body)
+            if least > budget.maxOutputBytes {
+                throw CLIError("\(path): \(exchange.origin) (/log/entries/\(exchange.origin.split(separator: " ").last ?? "")): the scenario made from it would be larger than \(HARBudget.describe(bytes: budget.maxOutputBytes)) (its bodies written out take at least \(HARBudget.describe(bytes: least)) up to here); nothing written (--max-output raises the limit)")
+            }
+        }
         guard !result.exchanges.isEmpty else {
             let seen = result.otherHosts.isEmpty ? "" : "; VietMap paths were seen on \(result.otherHosts.prefix(5).joined(separator: ", ")) (add --host HOST, or --host '*')"
             throw CLIError("\(path): none of its \(result.entryCount) entries is a GET /api/autocomplete|place|route/v4 on \(hosts.isEmpty ? "any host" : hosts.joined(separator: ", "))\(seen)")

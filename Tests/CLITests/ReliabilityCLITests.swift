@@ -30,7 +30,15 @@ final class ReliabilityCLITests: XCTestCase {
 
     /// A HAR of `entries` route entries (distinct requests), each answered 200 with `body` as text.
     private func writeHAR(_ name: String, entries: Int, body: String, time: String = "12") throws -> URL {
-        let escaped = body.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var escaped = ""
+        for scalar in body.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
         let list = (0..<entries).map { index in
             #"{"startedDateTime":"2026-01-01T00:00:0\#(index % 10)Z","time":\#(time),"request":{"method":"GET","url":"https://maps.vietmap.vn/api/route/v4?point=10.7\#(index),106.6&point=10.8,106.7","headers":[],"queryString":[]},"#
                 + #""response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"size":\#(body.utf8.count),"mimeType":"application/json","text":"\#(escaped)"}},"timings":{"wait":\#(time)}}"#
@@ -58,7 +66,13 @@ final class ReliabilityCLITests: XCTestCase {
         let output = try run(["scenarios", "from-har", har.path, "--out", out.path, "--max-output", "1M"])
         XCTAssertEqual(output.status, 1)
         XCTAssertEqual(lines(output.stderr).count, 1, output.stderr)
-        XCTAssertTrue(output.stderr.contains("larger than 1 MiB") && output.stderr.contains("rule 1") && output.stderr.contains("entry 1"), output.stderr)
+        XCTAssertTrue(output.stderr.contains("larger than 1 MiB") && output.stderr.contains("entry 1 (/log/entries/1)"), output.stderr)
+        XCTAssertEqual(try leftovers(), [])
+        // NULs escape to 6 bytes each: refused from the bodies alone, before the document is built.
+        let nuls = try writeHAR("nuls.har", entries: 2, body: String(repeating: "\u{1}", count: 100_000))
+        let early = try run(["scenarios", "from-har", nuls.path, "--out", out.path, "--max-output", "1M"])
+        XCTAssertEqual(early.status, 1)
+        XCTAssertTrue(early.stderr.contains("entry 1 (/log/entries/1)") && early.stderr.contains("at least 1.1 MiB"), early.stderr)
         XCTAssertEqual(try leftovers(), [])
         let bad = try run(["scenarios", "from-har", har.path, "--max-inflated", "lots"])
         XCTAssertEqual(bad.status, 2)

@@ -100,3 +100,11 @@ final class HARBudgetTests: XCTestCase {
         }
     }
 }
+
+extension HARBudgetTests {
+    func testTheLeastScenarioBytesOfABodyFollowItsEncoding() {
+        XCTAssertEqual(HARBudget.minimumScenarioBytes(of: Data(#"{"a":"b\n"}"#.utf8)), 11, "could be JSON: its length")
+        XCTAssertEqual(HARBudget.minimumScenarioBytes(of: Data(count: 10)), 60, "NULs escape to \\u0000")
+        XCTAssertEqual(HARBudget.minimumScenarioBytes(of: Data([0x01, 0xFF, 0xFE])), 4, "not UTF-8: base64")
+    }
+}
