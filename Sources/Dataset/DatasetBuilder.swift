@@ -157,11 +157,15 @@ public struct DatasetBuilder: Sendable {
         for url in inputs {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw DatasetError.missing(url) }
-            if !isDirectory.boolValue { files.append(url); continue }
+            if !isDirectory.boolValue {
+                if let problem = InputFile.problem(atPath: url.path) { throw DatasetError(.unrecognisedInput, file: url.path, problem) }
+                files.append(url)
+                continue
+            }
             let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
             var found: [URL] = []
             while let item = enumerator?.nextObject() as? URL {
-                guard (try? item.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                guard InputFile.problem(atPath: item.path) == nil else { continue }
                 if (try? InputKind.detect(item)) != nil { found.append(item) } else { skipped += 1 }
             }
             files += found.sorted { $0.path < $1.path }
@@ -169,21 +173,20 @@ public struct DatasetBuilder: Sendable {
         return (files, skipped)
     }
 
-    /// Runs `body` on a temporary path in `output`'s directory, then renames it over `output`.
-    /// On any error the temporary file is removed and `output` is untouched.
+    /// Runs `body` on a temporary path in `output`'s directory (``DatasetTemporaryFiles``), then
+    /// renames it over `output`. On any error the temporary file is removed and `output` is
+    /// untouched; while `body` runs, `DatasetTemporaryFiles.removeInProgress()` (a signal
+    /// handler) can remove it.
     static func writeAtomically(to output: URL, _ body: (String) throws -> Void) throws {
         let directory = output.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DatasetError(.output, file: output.path, "output directory does not exist")
         }
-        let temp = directory.appendingPathComponent(".\(output.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp")
+        let temp = URL(fileURLWithPath: DatasetTemporaryFiles.path(for: output))
+        DatasetTemporaryFiles.register(temp.path)
         var done = false
-        defer {
-            if !done {
-                for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temp.path + suffix) }
-            }
-        }
+        defer { DatasetTemporaryFiles.finish(temp.path, keep: done) }
         try body(temp.path)
         // Flush to disk before the rename makes the file visible under its final name.
         if let handle = FileHandle(forUpdatingAtPath: temp.path) {

@@ -50,10 +50,17 @@ public enum InputKind: String, Sendable, CaseIterable, CustomStringConvertible {
     /// - Throws: ``DatasetError`` `.missingInput` if it does not exist, `.unrecognisedInput`
     ///   if its content matches no known kind.
     public static func detect(_ url: URL) throws -> InputKind {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DatasetError.missing(url) }
+        // Before opening: a FIFO would block the open, a device never ends.
+        if let problem = InputFile.problem(atPath: url.path) {
+            throw problem == "no such file" ? DatasetError.missing(url) : DatasetError(.unrecognisedInput, file: url.path, problem)
+        }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw DatasetError(.missingInput, file: url.path, "cannot open: \(String(cString: strerror(errno)))")
+        }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
         if let kind = detect(head: head) { return kind }
+        if head.isEmpty { throw DatasetError(.unrecognisedInput, file: url.lastPathComponent, "empty file") }
         throw DatasetError(.unrecognisedInput, file: url.lastPathComponent,
                            "unrecognised input: not a POI/street/address/centroid CSV, an admin-unit or mapping JSON, or OSM XML/PBF")
     }

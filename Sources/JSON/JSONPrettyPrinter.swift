@@ -2,11 +2,29 @@
 /// two spaces per level, and any array or object whose compact form fits in `inlineWidth`
 /// bytes on one line. Parsing the output gives the same value back.
 public enum JSONPrettyPrinter {
+    /// The output would have been longer than the limit; `pointer` is where it went over
+    /// (a JSON pointer: `/rules/3/respond/text`).
+    public struct Overflow: Error, Sendable {
+        public fileprivate(set) var components: [String] = []
+        public var pointer: String {
+            components.map { component in
+                "/" + component.map { $0 == "~" ? "~0" : $0 == "/" ? "~1" : String($0) }.joined()
+            }.joined()
+        }
+    }
+
     public static func string(_ value: JSONValue, inlineWidth: Int = 100) -> String {
+        String(decoding: (try? bytes(value, inlineWidth: inlineWidth, limit: .max)) ?? [], as: UTF8.self)
+    }
+
+    /// The indented UTF-8 (ending in a newline), or `Overflow` as soon as it would pass `limit`
+    /// bytes: a big string is measured before it is copied, so memory stays within the limit.
+    public static func bytes(_ value: JSONValue, inlineWidth: Int = 100, limit: Int) throws(Overflow) -> [UInt8] {
         var out: [UInt8] = []
-        write(value, indent: 0, inlineWidth: inlineWidth, into: &out)
+        try write(value, indent: 0, inlineWidth: inlineWidth, limit: limit, into: &out)
         out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        guard out.count <= limit else { throw Overflow() }
+        return out
     }
 
     /// The length of `inline(value)` when it is at most `limit`, else nil — without building
@@ -53,15 +71,22 @@ public enum JSONPrettyPrinter {
         }
     }
 
-    private static func write(_ value: JSONValue, indent: Int, inlineWidth: Int, into out: inout [UInt8]) {
+    private static func write(_ value: JSONValue, indent: Int, inlineWidth: Int, limit: Int,
+                              into out: inout [UInt8]) throws(Overflow) {
         switch value {
         case .array, .object:
             if inlineLength(value, limit: inlineWidth - indent) != nil {
                 out.append(contentsOf: inline(value))
+                guard out.count <= limit else { throw Overflow() }
                 return
             }
+        case .string(let text):
+            guard out.count + JSONSerializer.serializedLength(text) <= limit else { throw Overflow() }
+            JSONSerializer.write(value, into: &out)
+            return
         default:
             out.append(contentsOf: JSONSerializer.bytes(value))
+            guard out.count <= limit else { throw Overflow() }
             return
         }
         let inner = Array(repeating: UInt8(ascii: " "), count: indent + 2)
@@ -70,7 +95,13 @@ public enum JSONPrettyPrinter {
             out.append(contentsOf: Array("[\n".utf8))
             for (index, item) in items.enumerated() {
                 out.append(contentsOf: inner)
-                write(item, indent: indent + 2, inlineWidth: inlineWidth, into: &out)
+                do {
+                    try write(item, indent: indent + 2, inlineWidth: inlineWidth, limit: limit, into: &out)
+                } catch {
+                    var located = error
+                    located.components.insert(String(index), at: 0)
+                    throw located
+                }
                 out.append(contentsOf: Array((index + 1 < items.count ? ",\n" : "\n").utf8))
             }
             out.append(contentsOf: Array(repeating: UInt8(ascii: " "), count: indent))
@@ -79,9 +110,18 @@ public enum JSONPrettyPrinter {
             out.append(contentsOf: Array("{\n".utf8))
             for (index, member) in object.members.enumerated() {
                 out.append(contentsOf: inner)
-                out.append(contentsOf: JSONSerializer.bytes(.string(member.key)))
+                guard out.count + JSONSerializer.serializedLength(member.key) <= limit else {
+                    throw Overflow(components: [member.key])
+                }
+                JSONSerializer.writeString(member.key, into: &out)
                 out.append(contentsOf: Array(": ".utf8))
-                write(member.value, indent: indent + 2, inlineWidth: inlineWidth, into: &out)
+                do {
+                    try write(member.value, indent: indent + 2, inlineWidth: inlineWidth, limit: limit, into: &out)
+                } catch {
+                    var located = error
+                    located.components.insert(member.key, at: 0)
+                    throw located
+                }
                 out.append(contentsOf: Array((index + 1 < object.count ? ",\n" : "\n").utf8))
             }
             out.append(contentsOf: Array(repeating: UInt8(ascii: " "), count: indent))

@@ -55,6 +55,18 @@ public enum JSONSerializer {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// The length of `writeString(s)`'s output (quotes included), without writing it.
+    static func serializedLength(_ s: String) -> Int {
+        var s = s
+        return s.withUTF8 { bytes in
+            var length = bytes.count + 2
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                length += byte == 0x0A || byte == 0x0D || byte == 0x09 || byte >= 0x20 ? 1 : 5
+            }
+            return length
+        }
+    }
+
     /// Appends `bytes` with `"`, `\\` and control characters escaped, copying runs that need no
     /// escaping whole (most strings are a single run).
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {

@@ -109,13 +109,26 @@ public final class SimulatorServer: @unchecked Sendable {
     private init(_ configuration: Configuration) throws {
         self.configuration = configuration
         if let path = configuration.databasePath {
+            if let problem = InputFile.problem(atPath: path), problem != "no such file" {
+                throw StartError("\(path): \(problem); give a dataset file (`vietmap-sim import --out FILE`)")
+            }
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw StartError("dataset not found or not readable: \(path)")
             }
+            let reimport = "re-import it (`vietmap-sim import --out \(path) INPUT…`) or delete it and serve the default dataset"
             do {
-                try DatasetIntegrity.verify(path: path)
-            } catch let error as DatasetError where error.code == .damaged {
-                throw StartError("\(path): \(error.message); re-import it (`vietmap-sim import --out \(path) INPUT…`) or delete it and serve the default dataset")
+                // A finished import is sealed (a recorded checksum) and has its `meta`; a file
+                // without them is the temporary file of an interrupted import, or no dataset.
+                guard try DatasetIntegrity.verify(path: path) == .intact else {
+                    throw StartError("\(path): the file has no recorded checksum, so it is not a finished `vietmap-sim import` output (an interrupted import's temporary file?); \(reimport)")
+                }
+                let info = try DatasetInfo.read(path: path)
+                guard info.schemaVersion != nil else {
+                    throw StartError("\(path): the file has no dataset metadata (meta.schema_version); \(reimport)")
+                }
+                try DatasetInfo.validate(path: path)
+            } catch let error as DatasetError where error.code == .damaged || error.code == .database {
+                throw StartError("\(path): \(error.message); \(reimport)")
             }
             databasePath = path
         } else {

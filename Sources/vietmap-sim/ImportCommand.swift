@@ -2,7 +2,9 @@ import Dataset
 import DefaultData
 import Foundation
 
-/// `vietmap-sim import --out PATH [INPUT…]`.
+/// `vietmap-sim import --out PATH [INPUT…]`. `--out` is checked before any work; temporary
+/// files that killed imports left in its folder are removed first (one notice line), and
+/// SIGINT/SIGTERM during the import remove this run's temporary file before exiting.
 enum ImportCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: ["out"], boolean: ["help"])
@@ -10,6 +12,14 @@ enum ImportCommand {
         guard let out = options.value("out"), !out.isEmpty else {
             throw CommandLineArguments.UsageError(description: "import needs --out PATH")
         }
+        try OutputPath.check(out)
+        let stale = DatasetTemporaryFiles.removeStale(in: URL(fileURLWithPath: out).deletingLastPathComponent())
+        if !stale.isEmpty {
+            let bytes = stale.reduce(0) { $0 + $1.bytes }
+            let names = stale.prefix(3).map(\.name).joined(separator: ", ") + (stale.count > 3 ? ", …" : "")
+            FileHandle.standardError.write(Data("vietmap-sim: removed \(stale.count) stale temporary file\(stale.count == 1 ? "" : "s") of interrupted imports (\(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB; their processes are gone): \(names)\n".utf8))
+        }
+        ImportInterruption.install()
         var inputs = options.positionals.isEmpty
             ? DefaultData.inputFiles
             : options.positionals.map { URL(fileURLWithPath: $0) }

@@ -6,14 +6,19 @@ import Scenarios
 import VietMapClient
 
 /// `vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST…]
-/// [--unmatched simulate|not-found] [--timing wait|total|none]` and
+/// [--unmatched simulate|not-found] [--timing wait|total|none] [--max-inflated SIZE] [--max-entries N]
+/// [--max-output SIZE]` and
 /// `vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME] [--unmatched …]`:
 /// a scenario that replays the captured VietMap exchanges (`ReplayScenario`; docs/replay.md).
 /// The document is validated before it is written; `--out` is written to a temporary file and
-/// renamed, so a failure leaves nothing behind. A summary line goes to stderr.
+/// renamed, so a failure leaves nothing behind; `--out` is checked before the HAR is read. The
+/// HAR is read within a ``HARBudget`` (the `--max-*` options); going over is one line naming the
+/// entry. A summary line goes to stderr, after one warning line per entry whose latency was cut
+/// to the 10-minute delay limit.
 enum ScenariosFromCapture {
     static func runHAR(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["out", "name", "host", "unmatched", "timing"], boolean: ["help"])
+        let options = try CommandLineArguments(arguments, valued: ["out", "name", "host", "unmatched", "timing", "max-inflated", "max-entries", "max-output"],
+                                               boolean: ["help"])
         if options.has("help") { print(Usage.scenarios); return 0 }
         guard options.positionals.count == 1, let path = options.positionals.first else {
             throw CommandLineArguments.UsageError(description: "scenarios from-har takes exactly one HAR file")
@@ -26,12 +31,27 @@ enum ScenariosFromCapture {
         let name = try scenarioName(options.value("name"), file: file)
         let givenHosts = options.all("host")
         let hosts = givenHosts.contains("*") ? [] : (givenHosts.isEmpty ? HARImport.defaultHosts : givenHosts)
+        var budget = HARBudget.standard
+        if let text = options.value("max-inflated") { budget.maxInflatedBytes = try SizeOption.bytes(text, option: "max-inflated") }
+        if let text = options.value("max-output") { budget.maxOutputBytes = try SizeOption.bytes(text, option: "max-output") }
+        if let text = options.value("max-entries") { budget.maxEntries = try SizeOption.count(text, option: "max-entries", maximum: 10_000_000) }
+        if let out = options.value("out") { try OutputPath.check(out) }
 
         let result: HARImport.Result
         do {
-            result = try HARImport.read(contentsOf: file, options: .init(hosts: hosts, timing: timing))
+            result = try HARImport.read(contentsOf: file, options: .init(hosts: hosts, timing: timing, budget: budget))
         } catch {
             throw CLIError("\(path): \(error)")
+        }
+        if timingName != "none" { warnClamped(result.clampedLatencies, path: path) }
+        // Refused before the document is built when the bodies alone cannot fit the output budget.
+        var least = 0
+        for exchange in result.exchanges {
+            guard case .response(let response) = exchange.outcome else { continue }
+            least += HARBudget.minimumScenarioBytes(of: response.body)
+            if least > budget.maxOutputBytes {
+                throw CLIError("\(path): \(exchange.origin) (/log/entries/\(exchange.origin.split(separator: " ").last ?? "")): the scenario made from it would be larger than \(HARBudget.describe(bytes: budget.maxOutputBytes)) (its bodies written out take at least \(HARBudget.describe(bytes: least)) up to here); nothing written (--max-output raises the limit)")
+            }
         }
         guard !result.exchanges.isEmpty else {
             let seen = result.otherHosts.isEmpty ? "" : "; VietMap paths were seen on \(result.otherHosts.prefix(5).joined(separator: ", ")) (add --host HOST, or --host '*')"
@@ -42,7 +62,7 @@ enum ScenariosFromCapture {
         let skipped = result.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         return try emit(result.exchanges, source: path, entries: "\(count) of \(result.entryCount) entries", skipped: skipped,
                         options: .init(name: name, description: description, unmatched: unmatched, replayTiming: timingName != "none"),
-                        out: options.value("out"), command: "from-har")
+                        out: options.value("out"), command: "from-har", maxOutputBytes: budget.maxOutputBytes)
     }
 
     static func runRecordings(_ arguments: [String]) throws -> Int32 {
@@ -54,6 +74,7 @@ enum ScenariosFromCapture {
         let unmatched = try choice(options.value("unmatched") ?? "simulate", of: ReplayScenario.Unmatched.self, option: "unmatched")
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         let name = try scenarioName(options.value("name"), file: folder)
+        if let out = options.value("out") { try OutputPath.check(out) }
         let recordings: [VMRecording]
         do {
             recordings = try VMRecording.load(directory: folder)
@@ -64,28 +85,53 @@ enum ScenariosFromCapture {
         let description = "Replays \(recordings.count) VietMap exchange\(recordings.count == 1 ? "" : "s") recorded in \(folder.lastPathComponent); other requests get \(unmatched == .notFound ? "404 NOT_FOUND" : "normal answers")."
         return try emit(ReplayScenarioBuilder.exchanges(from: recordings), source: path, entries: "\(recordings.count) recordings", skipped: [],
                         options: .init(name: name, description: description, unmatched: unmatched), out: options.value("out"),
-                        command: "from-recording")
+                        command: "from-recording", maxOutputBytes: HARBudget.standard.maxOutputBytes)
     }
 
-    /// Builds, validates and writes (or prints) the scenario; the summary goes to stderr.
+    /// One warning line per entry whose latency is replayed as the 10-minute maximum (five at most, then a count).
+    private static func warnClamped(_ clamped: [(entry: Int, milliseconds: Double)], path: String) {
+        let limit = ReplayScenario.maxDelayMilliseconds
+        for (entry, milliseconds) in clamped.prefix(5) {
+            let shown = milliseconds < 1e15 ? "\(Int(milliseconds.rounded()))" : "\(milliseconds)"
+            FileHandle.standardError.write(Data("vietmap-sim: warning: \(path): entry \(entry) (/log/entries/\(entry)): its time \(shown) ms is over the longest delay a scenario holds (\(limit / 60_000) minutes); replayed as \(limit / 60_000) minutes\n".utf8))
+        }
+        if clamped.count > 5 {
+            FileHandle.standardError.write(Data("vietmap-sim: warning: \(path): \(clamped.count - 5) more entries over \(limit / 60_000) minutes, replayed as \(limit / 60_000) minutes\n".utf8))
+        }
+    }
+
+    /// Builds, validates and writes (or prints) the scenario, refused when longer than
+    /// `maxOutputBytes`; the summary goes to stderr.
     private static func emit(_ exchanges: [CapturedExchange], source: String, entries: String, skipped: [String],
-                             options: ReplayScenario.Options, out: String?, command: String) throws -> Int32 {
+                             options: ReplayScenario.Options, out: String?, command: String, maxOutputBytes: Int) throws -> Int32 {
         let document: JSONValue
         do {
             document = try ReplayScenario.document(for: exchanges, options: options)
         } catch {
             throw CLIError("\(source): \(error)")
         }
-        let text = JSONPrettyPrinter.string(document)
+        let bytes: [UInt8]
+        do throws(JSONPrettyPrinter.Overflow) {
+            bytes = try JSONPrettyPrinter.bytes(document, limit: maxOutputBytes)
+        } catch {
+            let components = error.components
+            var rule = ""
+            if components.count >= 2, components[0] == "rules", let index = Int(components[1]),
+               let rules = document["rules"]?.arrayValue, rules.indices.contains(index), let name = rules[index]["name"]?.stringValue {
+                rule = " at rule \(index) \"\(name.prefix(120))\" (\(error.pointer))"
+            }
+            throw CLIError("\(source): the scenario made from it would be larger than \(HARBudget.describe(bytes: maxOutputBytes))\(rule); nothing written (--max-output raises the limit)")
+        }
+        let text = Data(bytes)
         do {
-            _ = try Scenario(json: Data(text.utf8))
+            _ = try Scenario(json: text)
         } catch {
             throw CLIError("\(source): the scenario made from it does not validate (a bug): \(error.issues.first.map(\.description) ?? "")")
         }
         if let out {
             try write(text, to: URL(fileURLWithPath: out))
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(text)
         }
         let rules = document["rules"]?.arrayValue ?? []
         let sequences = rules.filter { $0["sequence"] != nil }.count
@@ -119,11 +165,11 @@ enum ScenariosFromCapture {
     }
 
     /// Writes next to the destination, then renames: readers never see half a file.
-    private static func write(_ text: String, to destination: URL) throws {
+    private static func write(_ text: Data, to destination: URL) throws {
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try Data(text.utf8).write(to: temporary)
+            try text.write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw CLIError("cannot write \(destination.path): \((error as NSError).localizedDescription)")

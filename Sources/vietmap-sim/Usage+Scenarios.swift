@@ -5,6 +5,7 @@ extension Usage {
                vietmap-sim scenarios list [FILE|DIR…] [--scenarios DIR]
                vietmap-sim scenarios from-har FILE.har [--out FILE.json] [--name NAME] [--host HOST…]
                            [--unmatched simulate|not-found] [--timing wait|total|none]
+                           [--max-inflated SIZE] [--max-entries N] [--max-output SIZE]
                vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME] [--unmatched …]
 
         validate  checks scenario files (default: every *.json of ./Scenarios except *.schema.json)
@@ -21,7 +22,11 @@ extension Usage {
                   those hosts whose path is /api/autocomplete|place|route/v4; --unmatched
                   not-found answers other requests 404 instead of simulating them; --timing
                   total replays the whole entry time (default wait: time to first byte),
-                  none no delays. Walk-through: docs/replay.md.
+                  none no delays (longer than 10 minutes: 10 minutes, with a warning).
+                  Budget (refused past it, one line naming the entry, nothing written):
+                  --max-inflated all decoded bodies (default 128M), --max-entries (default
+                  100000), --max-output the scenario (default 128M); sizes in bytes or K/M/G.
+                  Walk-through: docs/replay.md.
         from-recording  the same from recordings (`serve --record DIR`, RecordingVietMapProvider).
 
         The format is described in Scenarios/README.md; Scenarios/scenario.schema.json is its

@@ -141,7 +141,7 @@ final class OSMXMLElementBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         if failure == nil {
-            failure = Failure(line: parser.lineNumber, reason: "\(parseError.localizedDescription)")
+            failure = Failure(line: parser.lineNumber, reason: XMLErrorText.describe(parseError))
         }
     }
 }

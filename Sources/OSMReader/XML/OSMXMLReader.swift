@@ -27,7 +27,7 @@ enum OSMXMLReader {
             throw .malformedXML(path: path, line: failure.line, reason: failure.reason)
         }
         if !succeeded {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "parse failed"
+            let reason = parser.parserError.map(XMLErrorText.describe) ?? "parse failed"
             throw .malformedXML(path: path, line: parser.lineNumber, reason: reason)
         }
     }
