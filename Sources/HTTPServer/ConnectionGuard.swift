@@ -204,8 +204,15 @@ final class ConnectionGuard: @unchecked Sendable {
     }
 
     /// Closes every connection past its head or body deadline.
-    func sweep(now: UInt64 = ConnectionGuard.now()) {
+    ///
+    /// The clock is read with the lock held (unless `now` is given, for tests): read before
+    /// it, it could be older than a `since` that an MHD thread set while the sweep waited for
+    /// the lock, and the unsigned difference would wrap to a huge age — a busy keep-alive
+    /// connection was then closed a millisecond after its previous answer, its next request
+    /// unanswered. A `since` later than `now` counts as no time elapsed.
+    func sweep(now givenNow: UInt64? = nil) {
         lock.withLock {
+            let now = givenNow ?? Self.now()
             for connection in connections.values where !connection.closing {
                 let limit: UInt64
                 switch connection.phase {
@@ -213,7 +220,7 @@ final class ConnectionGuard: @unchecked Sendable {
                 case .receivingBody: limit = bodyTimeout
                 case .handling: continue
                 }
-                if limit > 0, now &- connection.since > limit {
+                if limit > 0, now > connection.since, now - connection.since > limit {
                     shutDown(connection)
                     timedOutCount += 1
                 }
