@@ -128,6 +128,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
     context.dispatched = true
     if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
+    guard !context.core.isStopping else { return .NO }  // past the drain deadline: no new work
 
     if let rejection = context.rejection {
         context.markResponding()
