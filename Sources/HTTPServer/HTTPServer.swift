@@ -82,8 +82,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// connections are read — besides those already started (including suspended ones
     /// waiting for a later `send`); each response carries `Connection: close`. Connections
     /// between requests with nothing received are closed. All this for up to `drainTimeout`
-    /// seconds. What is still open then is
-    /// closed as by `stop()`. Returns the number of connections that had to be cut off.
+    /// seconds; what is still open then is closed as by `stop()`, and requests not yet
+    /// handled are not started. Returns the number of connections that had to be cut off.
     @discardableResult
     public func stop(drainTimeout: TimeInterval) -> Int {
         let taken = lock.withLock { () -> Running? in
