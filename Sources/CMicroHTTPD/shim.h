@@ -15,6 +15,8 @@
 #include <pthread.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 
 /* Signature of MHD_OPTION_URI_LOG_CALLBACK (no typedef in microhttpd.h). */
@@ -130,6 +132,18 @@ static inline int vmsim_connection_fd(struct MHD_Connection *connection) {
 static inline enum MHD_Result
 vmsim_set_response_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags) {
   return MHD_set_response_options(response, flags, MHD_RO_END);
+}
+
+/* Bytes received by the kernel on `fd` and not yet read (FIONREAD), or -1 on error. */
+static inline int vmsim_socket_unread_bytes(int fd) {
+  int count = 0;
+  return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
+/* Makes `fd` non-blocking (fcntl is variadic); 0 on success. */
+static inline int vmsim_set_nonblocking(int fd) {
+  int flags = fcntl(fd, F_GETFL, 0);
+  return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }
 
 #endif

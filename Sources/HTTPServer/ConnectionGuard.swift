@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -29,6 +30,8 @@ final class TrackedConnection: @unchecked Sendable {
     var closing = false
     /// MHD has closed the connection.
     var removed = false
+    /// Consecutive drain checks that found the connection idle (see `closeIdleConnections`).
+    var idleChecks = 0
 
     init(socket: Int32, now: UInt64) {
         self.socket = socket
@@ -65,6 +68,8 @@ final class ConnectionGuard: @unchecked Sendable {
     private var evictedCount = 0
     private var timedOutCount = 0
     private var timer: DispatchSourceTimer?
+    /// Sockets handed to libmicrohttpd (`ListenBacklog`) that it has not reported yet.
+    private var handedOver: Set<Int32> = []
 
     init(maxConnections: Int, headerTimeout: TimeInterval, bodyTimeout: TimeInterval) {
         self.maxConnections = maxConnections
@@ -81,6 +86,7 @@ final class ConnectionGuard: @unchecked Sendable {
     func opened(socket: Int32) -> TrackedConnection {
         let connection = TrackedConnection(socket: socket, now: Self.now())
         lock.withLock {
+            handedOver.remove(socket)
             connections[ObjectIdentifier(connection)] = connection
             liveCount += 1
             if liveCount > maxConnections {
@@ -94,13 +100,27 @@ final class ConnectionGuard: @unchecked Sendable {
 
     /// The connection that has waited longest for a request head (not yet closing), in
     /// amortized constant time. Call with `lock` held.
+    ///
+    /// A connection whose socket holds unread bytes is not waiting: its next request has
+    /// arrived, libmicrohttpd just has not read it yet (a busy keep-alive client sends it
+    /// the moment the previous answer is in). It is skipped and moved to the back of the
+    /// queue (each entry is looked at once per call).
     private func longestWaiting() -> TrackedConnection? {
+        var skipped: [(connection: TrackedConnection, since: UInt64)] = []
+        defer { waiting.append(contentsOf: skipped) }
         while waitingHead < waiting.count {
             let entry = waiting[waitingHead]
             waitingHead += 1
-            if isWaiting(entry) { return entry.connection }
+            guard isWaiting(entry) else { continue }
+            if !Self.hasUnreadBytes(entry.connection) { return entry.connection }
+            skipped.append(entry)
         }
         return nil
+    }
+
+    /// Whether the kernel holds bytes for `connection` that libmicrohttpd has not read.
+    private static func hasUnreadBytes(_ connection: TrackedConnection) -> Bool {
+        vmsim_socket_unread_bytes(connection.socket) > 0
     }
 
     private func isWaiting(_ entry: (connection: TrackedConnection, since: UInt64)) -> Bool {
@@ -124,6 +144,16 @@ final class ConnectionGuard: @unchecked Sendable {
             connection.removed = true
             if !connection.closing { liveCount -= 1 }
         }
+    }
+
+    /// `socket` is about to be handed to libmicrohttpd: count it as open until it is reported.
+    func expectHandOver(socket: Int32) {
+        lock.withLock { _ = handedOver.insert(socket) }
+    }
+
+    /// libmicrohttpd refused (and closed) a socket announced by `expectHandOver`.
+    func handOverFailed(socket: Int32) {
+        lock.withLock { _ = handedOver.remove(socket) }
     }
 
     /// A request line arrived.
@@ -174,8 +204,15 @@ final class ConnectionGuard: @unchecked Sendable {
     }
 
     /// Closes every connection past its head or body deadline.
-    func sweep(now: UInt64 = ConnectionGuard.now()) {
+    ///
+    /// The clock is read with the lock held (unless `now` is given, for tests): read before
+    /// it, it could be older than a `since` that an MHD thread set while the sweep waited for
+    /// the lock, and the unsigned difference would wrap to a huge age — a busy keep-alive
+    /// connection was then closed a millisecond after its previous answer, its next request
+    /// unanswered. A `since` later than `now` counts as no time elapsed.
+    func sweep(now givenNow: UInt64? = nil) {
         lock.withLock {
+            let now = givenNow ?? Self.now()
             for connection in connections.values where !connection.closing {
                 let limit: UInt64
                 switch connection.phase {
@@ -183,7 +220,7 @@ final class ConnectionGuard: @unchecked Sendable {
                 case .receivingBody: limit = bodyTimeout
                 case .handling: continue
                 }
-                if limit > 0, now &- connection.since > limit {
+                if limit > 0, now > connection.since, now - connection.since > limit {
                     shutDown(connection)
                     timedOutCount += 1
                 }
@@ -191,16 +228,22 @@ final class ConnectionGuard: @unchecked Sendable {
         }
     }
 
-    /// Closes connections that are between requests (no request line yet); used while
-    /// draining. Returns how many connections are still open (including those closing).
+    /// Closes connections that are between requests (no request line yet, and no unread
+    /// bytes: a request the kernel received is answered, even if libmicrohttpd has not
+    /// read it yet); used while draining, every few milliseconds. A connection is closed
+    /// when two consecutive calls found it idle: libmicrohttpd reads a request and parses
+    /// its request line in one go, and a single look could fall between the two. Returns
+    /// how many connections are still open (including those closing, and sockets handed
+    /// over but not yet reported).
     @discardableResult
     func closeIdleConnections() -> Int {
         lock.withLock {
-            for connection in connections.values
-            where !connection.closing && connection.phase == .awaitingHead && !connection.requestStarted {
-                shutDown(connection)
+            for connection in connections.values where !connection.closing {
+                let idle = connection.phase == .awaitingHead && !connection.requestStarted && !Self.hasUnreadBytes(connection)
+                connection.idleChecks = idle ? connection.idleChecks + 1 : 0
+                if connection.idleChecks >= 2 { shutDown(connection) }
             }
-            return connections.count
+            return connections.count + handedOver.count
         }
     }
 

@@ -76,11 +76,14 @@ public final class HTTPServer: @unchecked Sendable {
         stop(drainTimeout: 0)
     }
 
-    /// Stops serving gracefully: stops accepting at once (the listening socket is closed),
-    /// closes connections that are between requests, and lets requests already started —
-    /// including suspended ones waiting for a later `send` — finish, each response carrying
-    /// `Connection: close`, for up to `drainTimeout` seconds. What is still open then is
-    /// closed as by `stop()`. Returns the number of connections that had to be cut off.
+    /// Stops serving gracefully: stops accepting at once, and answers every request the
+    /// kernel already received — connections still in the listen queue are accepted once
+    /// more before the listening socket is closed, and requests not yet read on open
+    /// connections are read — besides those already started (including suspended ones
+    /// waiting for a later `send`); each response carries `Connection: close`. Connections
+    /// between requests with nothing received are closed. All this for up to `drainTimeout`
+    /// seconds; what is still open then is closed as by `stop()`, and requests not yet
+    /// handled are not started. Returns the number of connections that had to be cut off.
     @discardableResult
     public func stop(drainTimeout: TimeInterval) -> Int {
         let taken = lock.withLock { () -> Running? in
@@ -101,13 +104,17 @@ public final class HTTPServer: @unchecked Sendable {
         return remaining
     }
 
-    /// Closes the listening socket and waits until every connection has ended or the
-    /// timeout passed; returns how many connections were still open.
+    /// Stops accepting, takes over the connections still in the listen queue, closes the
+    /// listening socket and waits until every connection has ended or the timeout passed;
+    /// returns how many connections were still open.
     private static func drain(_ running: Running, timeout: TimeInterval) -> Int {
-        let listener = MHD_quiesce_daemon(running.daemon)
-        if listener >= 0 { close(listener) }
-        running.core.beginDrain()
         let deadline = Date().addingTimeInterval(timeout)
+        running.core.beginDrain()
+        let listener = MHD_quiesce_daemon(running.daemon)
+        if listener >= 0 {
+            ListenBacklog.handOver(listener, to: running.daemon, announcingTo: running.core.connectionGuard)
+            close(listener)
+        }
         while true {
             let open = running.core.connectionGuard.closeIdleConnections()
             if open == 0 { return 0 }

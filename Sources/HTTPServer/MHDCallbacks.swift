@@ -82,9 +82,19 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     if !context.headersSeen {
         context.headersSeen = true
         if let tracked = context.tracked { context.core.connectionGuard.headComplete(tracked) }
+        context.headers = requestHeaders(connection)
+        if let framing = RequestFraming.rejection(for: context.headers) {
+            // Answer before any body is read; the connection is closed after the answer.
+            if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
+            context.markResponding()
+            var response = HTTPResponse.serverError(status: framing.status, message: framing.message,
+                                                    extraHeaders: limits.errorResponseHeaders)
+            response.headers.set("Connection", "close")
+            return queue(response, for: context)
+        }
         if context.targetByteCount > limits.maxURLLength {
             context.rejection = .serverError(status: 414, message: "request URI too long", extraHeaders: limits.errorResponseHeaders)
-        } else if let declared = headerValue(connection, "Content-Length").flatMap({ Int($0) }),
+        } else if let declared = context.headers["Content-Length"].flatMap({ Int($0) }),
                   declared > limits.maxBodyBytes {
             // Answer before the body is sent (MHD then closes the connection).
             if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
@@ -118,6 +128,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
     context.dispatched = true
     if let tracked = context.tracked { context.core.connectionGuard.dispatched(tracked) }
+    guard !context.core.isStopping else { return .NO }  // past the drain deadline: no new work
 
     if let rejection = context.rejection {
         context.markResponding()
@@ -125,12 +136,13 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     }
 
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", target: context.target,
-                              headers: requestHeaders(connection), body: context.body)
+                              headers: context.headers, body: context.body)
     if context.queryHadInvalidUTF8, request.queryError == nil {
         request.query = QueryParameters()
         request.queryError = .invalidUTF8(component: request.rawQuery)
     }
     context.body = Data()
+    context.headers = HTTPHeaders()
 
     context.beginHandling()
     context.core.handler(request, ResponseHandle(context: context))
@@ -142,10 +154,6 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     case .close:
         return .NO
     }
-}
-
-private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
-    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
 }
 
 /// Collects the request headers in the order received.

@@ -55,6 +55,8 @@ final class RequestContext: @unchecked Sendable {
     // Receiving state: MHD thread only.
     var headersSeen = false
     var dispatched = false
+    /// The request headers, collected when the head is complete.
+    var headers = HTTPHeaders()
     var body = Data()
     var rejection: HTTPResponse?
 

@@ -26,6 +26,13 @@ final class ServerCore: @unchecked Sendable {
         lock.withLock { draining }
     }
 
+    /// Whether `HTTPServer.stop` is past draining: requests not yet handled are then closed
+    /// instead of handled (a worker may still hold a batch of them, and MHD_stop_daemon
+    /// waits for the workers).
+    var isStopping: Bool {
+        lock.withLock { stopping }
+    }
+
     func beginDrain() {
         lock.withLock { draining = true }
     }

@@ -22,8 +22,8 @@ enum Usage {
         Starts the simulator and prints `vietmap-sim listening on http://HOST:PORT` once it answers.
         Without --db it uses the embedded default dataset (HCMC, Hanoi Hoàn Kiếm, all admin units),
         built on first use into the cache ($VIETMAP_SIM_CACHE, else $XDG_CACHE_HOME/vietmap-sim,
-        else ~/.cache/vietmap-sim). SIGINT/SIGTERM stop accepting and let requests in flight finish
-        (up to --drain-timeout), then exit 0; a second signal exits at once (code 1).
+        else ~/.cache/vietmap-sim). SIGINT/SIGTERM stop accepting and answer every request already
+        received (up to --drain-timeout), then exit 0; a second signal exits at once (code 1).
 
         OPTIONS:
           --host HOST      address to bind (default 127.0.0.1)

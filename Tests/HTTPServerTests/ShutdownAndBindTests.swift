@@ -44,6 +44,66 @@ final class ShutdownAndBindTests: XCTestCase {
         XCTAssertThrowsError(try RawHTTPClient(port: port), "no longer accepting")
     }
 
+    /// 200 requests sent before the stop while both workers are busy: most of them are
+    /// still in the listen queue or unread in their socket. Every one is answered.
+    func testDrainAnswersRequestsQueuedBehindBusyWorkers() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 2)) { request, response in
+            if request.path == "/sleep" {
+                usleep(20_000)  // holds the worker thread: nothing else is accepted or read meanwhile
+                response.send(.text("slept"))
+            } else {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { response.send(.text("late")) }
+            }
+        }
+        try server.start()
+        let port = server.port
+        let clients = try (0..<200).map { index in
+            let client = try RawHTTPClient(port: port, receiveTimeout: 30)
+            try client.get(index.isMultiple(of: 2) ? "/sleep" : "/suspend")
+            return client
+        }
+        usleep(50_000)  // the last requests reach the server's socket buffers
+        let stopped = Recorder<Int>()
+        DispatchQueue.global().async { stopped.append(server.stop(drainTimeout: 25)) }
+        var answered = 0
+        var failures: [String] = []
+        for (index, client) in clients.enumerated() {
+            do {
+                let response = try client.readResponse()
+                let expected = index.isMultiple(of: 2) ? "slept" : "late"
+                if response.status == 200, String(decoding: response.body, as: UTF8.self) == expected { answered += 1 }
+            } catch {
+                failures.append("#\(index): \(error)")
+            }
+        }
+        XCTAssertEqual(answered, 200, "unanswered: \(failures.prefix(5))")
+        XCTAssertTrue(stopped.wait(forCount: 1, timeout: 30))
+        XCTAssertEqual(stopped.all, [0], "no connection had to be cut off")
+        XCTAssertThrowsError(try RawHTTPClient(port: port), "no longer accepting")
+    }
+
+    /// A keep-alive connection whose next request is unread when the stop begins gets it answered.
+    func testDrainAnswersTheNextRequestOfAKeepAliveConnection() throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 1)) { request, response in
+            if request.path == "/sleep" { usleep(300_000) }
+            response.send(.text(request.path))
+        }
+        try server.start()
+        let keptAlive = try RawHTTPClient(port: server.port, receiveTimeout: 10)
+        try keptAlive.get("/first")
+        XCTAssertEqual(try keptAlive.readResponse().status, 200)
+        let busy = try RawHTTPClient(port: server.port, receiveTimeout: 10)
+        try busy.get("/sleep")  // occupies the only worker
+        usleep(50_000)
+        try keptAlive.get("/next")  // not read before the worker is free
+        let stopped = Recorder<Int>()
+        DispatchQueue.global().async { stopped.append(server.stop(drainTimeout: 5)) }
+        XCTAssertEqual(String(decoding: try busy.readResponse().body, as: UTF8.self), "/sleep")
+        XCTAssertEqual(String(decoding: try keptAlive.readResponse().body, as: UTF8.self), "/next")
+        XCTAssertTrue(stopped.wait(forCount: 1))
+        XCTAssertEqual(stopped.all, [0])
+    }
+
     func testDrainTimeoutCutsOffWhatIsStillOpen() throws {
         let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 1)) { _, _ in }  // never answers
         try server.start()
