@@ -13,10 +13,11 @@ public struct APIParameter: Sendable, Hashable {
         self.aliases = aliases
         self.required = required
         self.repeated = repeated
+        spellings = [name] + aliases
     }
 
-    /// The name and every alias, documented name first.
-    public var spellings: [String] { [name] + aliases }
+    /// The name and every alias, documented name first (stored: parameters are read on every request).
+    public let spellings: [String]
 
     public static let apikey = APIParameter("apikey", required: true)
     public static let text = APIParameter("text", required: true)
