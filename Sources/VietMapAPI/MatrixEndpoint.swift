@@ -30,16 +30,15 @@ struct MatrixEndpoint {
         var maxSnapDistanceMeters = 1_000.0
     }
 
-    let graph: RoadGraph?
+    /// nil: the dataset has no roads.
+    let network: RoadNetwork?
     let limits: Limits
     /// Sources searched at once: a matrix is one request's latency, and its searches are independent.
     static let parallelism = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-    private let workspaces: ThreadLocal<RouterWorkspace>?
 
-    init(graph: RoadGraph?, limits: Limits = Limits()) {
-        self.graph = graph
+    init(network: RoadNetwork?, limits: Limits = Limits()) {
+        self.network = network
         self.limits = limits
-        workspaces = graph.map { graph in ThreadLocal { RouterWorkspace(graph: graph) } }
     }
 
     /// The answer body and the search states settled (for `Server-Timing`).
@@ -54,7 +53,8 @@ struct MatrixEndpoint {
             throw .invalidRequest("too many matrix cells: \(sources.count) sources × \(destinations.count) destinations = \(cells), at most \(limits.maxCells)")
         }
         let (durations, distances) = try annotations(parameters)
-        guard let graph, let workspaces else { throw .invalidRequest("Cannot find point 0: \(query.pointTexts[0]) (this dataset has no roads)") }
+        let network = try RoadNetwork.required(network, firstPoint: query.pointTexts[0])
+        let graph = network.graph
 
         var snapOf: [Int: Snap] = [:]
         for i in (sources + destinations).sorted() where snapOf[i] == nil { snapOf[i] = try query.snap(graph, i) }
@@ -62,8 +62,8 @@ struct MatrixEndpoint {
         do {
             matrix = try TravelMatrix.compute(graph, sources: sources.map { snapOf[$0]! }, destinations: destinations.map { snapOf[$0]! },
                                               vehicle: query.vehicle, options: query.options, maxCells: limits.maxCells,
-                                              workspace: workspaces.value, parallelism: Self.parallelism,
-                                              threadWorkspace: { workspaces.value })
+                                              workspace: network.workspace, parallelism: Self.parallelism,
+                                              threadWorkspace: { network.workspace })
         } catch {
             throw .invalidRequest("too many matrix cells: \(error.requested), at most \(error.maxCells)")
         }

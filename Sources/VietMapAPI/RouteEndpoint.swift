@@ -13,15 +13,9 @@ struct RouteEndpoint {
         var maxSnapDistanceMeters = 1_000.0
     }
 
-    let graph: RoadGraph?
+    /// nil: the dataset has no roads.
+    let network: RoadNetwork?
     let limits: Limits
-    private let workspaces: ThreadLocal<RouterWorkspace>?
-
-    init(graph: RoadGraph?, limits: Limits) {
-        self.graph = graph
-        self.limits = limits
-        workspaces = graph.map { graph in ThreadLocal { RouterWorkspace(graph: graph) } }
-    }
 
     /// The answer body (a route envelope with `code` "OK", or "ZERO_RESULTS" with `paths: []`) and
     /// how many search states were settled (for `Server-Timing`).
@@ -30,10 +24,10 @@ struct RouteEndpoint {
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let (texts, points, vehicle, options, encoded) = (query.pointTexts, query.points, query.vehicle, query.options, query.encoded)
 
-        guard let graph, let workspaces else { throw .invalidRequest("Cannot find point 0: \(texts[0]) (this dataset has no roads)") }
+        let network = try RoadNetwork.required(network, firstPoint: texts[0])
         let route: Route
         do {
-            route = try Router.route(graph, points: points, vehicle: vehicle, options: options, workspace: workspaces.value)
+            route = try Router.route(network.graph, points: points, vehicle: vehicle, options: options, workspace: network.workspace)
         } catch {
             switch error {
             case .pointNotFound(let index):

@@ -30,14 +30,13 @@ struct TSPEndpoint {
         var maxSnapDistanceMeters = 1_000.0
     }
 
-    let graph: RoadGraph?
+    /// nil: the dataset has no roads.
+    let network: RoadNetwork?
     let limits: Limits
-    private let workspaces: ThreadLocal<RouterWorkspace>?
 
-    init(graph: RoadGraph?, limits: Limits = Limits()) {
-        self.graph = graph
+    init(network: RoadNetwork?, limits: Limits = Limits()) {
+        self.network = network
         self.limits = limits
-        workspaces = graph.map { graph in ThreadLocal { RouterWorkspace(graph: graph) } }
     }
 
     /// The answer body, the search states settled (matrix and route) and the visiting order (indexes into the
@@ -50,11 +49,11 @@ struct TSPEndpoint {
         _ = try RoutingQuery.boolean(parameters, .optimize, default: true)
         let start = try index(parameters, .sources, count: count) ?? 0
         let end: Int? = roundTrip ? nil : try index(parameters, .destinations, count: count)
-        guard let graph, let workspaces else { throw .invalidRequest("Cannot find point 0: \(query.pointTexts[0]) (this dataset has no roads)") }
+        let network = try RoadNetwork.required(network, firstPoint: query.pointTexts[0])
         let tour: TourPlanner.Tour
         do {
-            tour = try TourPlanner.route(graph, points: query.points, vehicle: query.vehicle, options: query.options,
-                                         roundTrip: roundTrip, start: start, end: end, workspace: workspaces.value)
+            tour = try TourPlanner.route(network.graph, points: query.points, vehicle: query.vehicle, options: query.options,
+                                         roundTrip: roundTrip, start: start, end: end, workspace: network.workspace)
         } catch {
             switch error {
             case .pointNotFound(let index):

@@ -64,9 +64,10 @@ public final class VietMapService: Sendable {
         migrate = MigrateAddressEndpoint(search: search, renderer: renderer)
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
-        route = RouteEndpoint(graph: roadGraph, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
-        matrix = MatrixEndpoint(graph: roadGraph, limits: .init(maxSnapDistanceMeters: snapDistance))
-        tsp = TSPEndpoint(graph: roadGraph, limits: .init(maxPoints: min(max(2, maxRoutePoints), TourPlanner.maxPoints),
+        let network = roadGraph.map(RoadNetwork.init(graph:))
+        route = RouteEndpoint(network: network, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
+        matrix = MatrixEndpoint(network: network, limits: .init(maxSnapDistanceMeters: snapDistance))
+        tsp = TSPEndpoint(network: network, limits: .init(maxPoints: min(max(2, maxRoutePoints), TourPlanner.maxPoints),
                                                           maxSnapDistanceMeters: snapDistance))
     }
 

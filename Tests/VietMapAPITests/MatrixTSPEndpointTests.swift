@@ -8,6 +8,8 @@ import XCTest
 /// `MatrixEndpoint` and `TSPEndpoint` called directly (not yet wired into `VietMapService`) on the default
 /// dataset's road graph, checked against `RouteEndpoint` for the same points.
 final class MatrixTSPEndpointTests: XCTestCase {
+    static let network = SimulatorHarness.shared.service.roadGraph.map(RoadNetwork.init(graph:))
+
     /// District 1: Bến Thành, Nhà thờ Đức Bà, Dinh Độc Lập, Nguyễn Huệ, Hồ Con Rùa.
     static let points = ["10.7725,106.6980", "10.7798,106.6990", "10.7770,106.6953", "10.7740,106.7038", "10.7826,106.6958"]
 
@@ -16,13 +18,13 @@ final class MatrixTSPEndpointTests: XCTestCase {
     }
 
     func matrixEndpoint(_ limits: MatrixEndpoint.Limits = .init()) -> MatrixEndpoint {
-        MatrixEndpoint(graph: SimulatorHarness.shared.service.roadGraph, limits: limits)
+        MatrixEndpoint(network: Self.network, limits: limits)
     }
 
-    func tspEndpoint() -> TSPEndpoint { TSPEndpoint(graph: SimulatorHarness.shared.service.roadGraph) }
+    func tspEndpoint() -> TSPEndpoint { TSPEndpoint(network: Self.network) }
 
     func routeEndpoint() -> RouteEndpoint {
-        RouteEndpoint(graph: SimulatorHarness.shared.service.roadGraph, limits: .init())
+        RouteEndpoint(network: Self.network, limits: .init())
     }
 
     /// Route v4's path for `points` (in that order).
