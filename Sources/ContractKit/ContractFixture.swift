@@ -39,7 +39,7 @@ public struct ContractFixture: Sendable {
 
     init(json: JSONValue, file: String) throws {
         func fail(_ message: String) -> ContractError { ContractError("fixtures/live/\(file): \(message)") }
-        guard let endpointName = json["endpoint"]?.stringValue, let endpoint = VMEndpoint(contractName: endpointName) else {
+        guard let endpointName = json["endpoint"]?.stringValue, let endpoint = VMEndpoint(nameOrPath: endpointName) else {
             throw fail("endpoint: expected autocomplete, place or route")
         }
         guard let body = json["body"] else { throw fail("body: required") }

@@ -163,7 +163,7 @@ public struct ContractReport: Sendable {
         for endpoint in VMEndpoint.allCases {
             let group = results.filter { $0.endpoint == endpoint }
             guard !group.isEmpty else { continue }
-            let name = "contract.\(endpoint.contractName)"
+            let name = "contract.\(endpoint.name)"
             suite(name, group.map { testcase($0, classname: name) }, tests: group.count, failures: group.filter { !$0.passed }.count,
                   skipped: group.filter { $0.skipped != nil }.count, time: group.reduce(0) { $0 + $1.duration })
         }
@@ -212,7 +212,7 @@ public struct ContractReport: Sendable {
         func result(_ r: QueryResult) -> JSONValue {
             .object(JSONObject([
                 ("name", .string(r.name)),
-                ("endpoint", .string(r.endpoint.contractName)),
+                ("endpoint", .string(r.endpoint.name)),
                 ("request", .string(r.request?.description)),
                 ("status", r.status.map { .integer($0) } ?? .null),
                 ("passed", .bool(r.passed)),

@@ -234,7 +234,7 @@ public struct ContractSuite: Sendable {
         /// `route: MyApp.VMRouteResponse (the app's)` lines for the report.
         var appModelLines: [String] {
             var lines = VMEndpoint.allCases.compactMap { endpoint in
-                models[endpoint].map { "\(endpoint.contractName): \($0.name) (\($0.isReference ? "reference client's" : "the app's"))" }
+                models[endpoint].map { "\(endpoint.name): \($0.name) (\($0.isReference ? "reference client's" : "the app's"))" }
             }
             if let polyline { lines.append("polyline: \(polyline.name) (the app's)") }
             return lines

@@ -9,15 +9,6 @@ public struct ContractError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-extension VMEndpoint {
-    /// The corpus name of the endpoint: its wire name (`autocomplete`, `route-v3`, …).
-    public var contractName: String { name }
-
-    public init?(contractName: String) {
-        self.init(nameOrPath: contractName)
-    }
-}
-
 /// What the OpenAPI document says about one status of one operation.
 public struct ResponseSpec: Sendable {
     /// The schema reference as written in the OpenAPI document, resolved against it

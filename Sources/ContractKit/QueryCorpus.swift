@@ -92,7 +92,7 @@ public struct QueryCorpus: Sendable {
                 throw fail("\(at)/name: a non-empty name without ':' is required")
             }
             guard names.insert(name).inserted else { throw fail("\(at)/name: duplicate query name '\(name)'") }
-            guard let endpointName = item["endpoint"]?.stringValue, let endpoint = VMEndpoint(contractName: endpointName) else {
+            guard let endpointName = item["endpoint"]?.stringValue, let endpoint = VMEndpoint(nameOrPath: endpointName) else {
                 throw fail("\(at)/endpoint: expected one of \(VMEndpoint.allCases.map(\.name).joined(separator: ", "))")
             }
             var parameters: [(String, ParameterValue)] = []

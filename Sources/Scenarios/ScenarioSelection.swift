@@ -1,4 +1,5 @@
 import VietMapWire
+import VietMapWireHTTP
 import Foundation
 import HTTPServer
 
@@ -76,7 +77,7 @@ struct ScenarioSelection: Sendable {
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
                        apiKeys: Set<String>, boundKeys: [String: String] = [:]) -> Outcome {
         var forwarded = request
-        let apiKey = APIKeyPolicy.presentedKey(request.query.items.lazy.filter { $0.name == "apikey" }.map(\.value)) ?? ""
+        let apiKey = FrontDoor.presentedKey(request) ?? ""
         if apiKey.utf8.count > maxKeyBytes {
             return .refused(Refusal(error: .unauthorized, message: "apikey is longer than \(maxKeyBytes) bytes"), forwarded: forwarded)
         }

@@ -53,9 +53,9 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
 
     /// The endpoint a request path names; a trailing `/` is ignored. Nil for any other path.
     public init?(path: String) {
-        var utf8 = Substring(path)
-        if utf8.utf8.count > 1, utf8.utf8.last == UInt8(ascii: "/") { utf8 = utf8.dropLast() }
-        guard let found = Self.byPath[String(utf8)] else { return nil }
+        // The path as sent is looked up as is; only a trailing `/` costs a copy.
+        if let found = Self.byPath[path] { self = found; return }
+        guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/"), let found = Self.byPath[String(path.dropLast())] else { return nil }
         self = found
     }
 

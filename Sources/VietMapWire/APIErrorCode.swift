@@ -47,8 +47,4 @@ public enum APIErrorCode: String, Sendable, CaseIterable {
         case .gatewayTimeout: return "the upstream did not answer in time"
         }
     }
-
-    /// The codes a scenario's `"error"` may name (the upstream codes are the capture layer's own).
-    public static let scenarioCodes: [APIErrorCode] = [.invalidRequest, .zeroResults, .overDailyLimit, .maxPointsExceed,
-                                                        .errorUnknown, .unauthorized, .notFound]
 }

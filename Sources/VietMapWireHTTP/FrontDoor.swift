@@ -41,9 +41,14 @@ public struct FrontDoor: Sendable {
             return .answered(APIResponses.error(
                 .invalidRequest("api-version '\(sent.prefix(20))' is not supported by \(endpoint.path); use \(expected)"), for: endpoint))
         }
-        guard keys.isValid(APIKeyPolicy.presentedKey(request.query.all(APIParameter.apikey.name))) else {
+        guard keys.isValid(Self.presentedKey(request)) else {
             return .answered(APIResponses.error(.unauthorized, for: endpoint))
         }
         return .admitted(endpoint)
+    }
+
+    /// The key `request` presents: its first non-empty `apikey` (`APIKeyPolicy.presentedKey`).
+    public static func presentedKey(_ request: HTTPRequest) -> String? {
+        APIKeyPolicy.presentedKey(request.query.items.lazy.filter { $0.name == APIParameter.apikey.name }.map(\.value))
     }
 }
