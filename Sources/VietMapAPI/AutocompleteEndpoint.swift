@@ -84,15 +84,14 @@ struct AutocompleteEndpoint {
             throw .invalidRequest("parameter 'cats': code '\(odd.prefix(40))' may hold only letters, digits and '-'")
         }
 
-        let query = AutocompleteQuery(
+        var query = AutocompleteQuery(
             text: text, focus: try parameters.coordinate(.focus), format: format,
             cityId: try parameters.integer(.cityId), districtId: try parameters.integer(.distId),
             wardId: try parameters.integer(.wardId), circle: circle, categories: categories, layers: layers)
-        var search = query
-        search.wholeWords = endpoint.family == .search
+        query.wholeWords = endpoint.family == .search
         let results: [SearchResult]
         do {
-            results = try self.search.autocomplete(search)
+            results = try search.autocomplete(query)
         } catch {
             throw APIError.internalFailure(error)
         }

@@ -22,27 +22,22 @@ struct ReverseEndpoint {
     }
     static let defaultDisplayType = DisplayType.old
 
-    enum Version { case v3, v4 }
-
-    func respond(_ parameters: RequestParameters, version: Version = .v4) throws(APIError) -> [UInt8] {
+    /// `endpoint`: `.reverse` (v4) or `.reverseV3` (old format, the v3 keys, no `display_type`).
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .reverse) throws(APIError) -> [UInt8] {
         let point = Coordinate(lat: try Self.degrees(parameters, .lat, limit: 90), lng: try Self.degrees(parameters, .lng, limit: 180))
         var displayType = Self.defaultDisplayType
-        if version == .v4, let raw = try parameters.integer(.displayType) {
+        if !endpoint.isVersion3, let raw = try parameters.integer(.displayType) {
             guard let value = DisplayType(rawValue: raw) else {
                 throw .invalidRequest("parameter 'display_type' must be one of 1, 2, 4, 5, 6, got \(raw)")
             }
             displayType = value
         }
         let results = search.geocoder.reverse(ReverseQuery(point: point, limit: Self.maxResults))
-        switch version {
-        case .v3:
-            return renderer.reverseItemsV3(results, query: point)
-        case .v4:
-            let format: AddressFormat = displayType == .new || displayType == .newWithOld || displayType == .both ? .new : .old
-            return renderer.reverseItems(results, query: point, format: format,
-                                         withVariant: displayType == .newWithOld || displayType == .oldWithNew,
-                                         bothAsItems: displayType == .both)
-        }
+        if endpoint.isVersion3 { return renderer.reverseItemsV3(results, query: point) }
+        let format: AddressFormat = displayType == .new || displayType == .newWithOld || displayType == .both ? .new : .old
+        return renderer.reverseItems(results, query: point, format: format,
+                                     withVariant: displayType == .newWithOld || displayType == .oldWithNew,
+                                     bothAsItems: displayType == .both)
     }
 
     /// A required coordinate parameter within ±`limit` degrees.

@@ -130,8 +130,12 @@ public final class VietMapService: Sendable {
         case .admitted(let admitted): endpoint = admitted
         }
         let parameters = RequestParameters(query: request.query)
-        let cacheKey = endpoint.family != .route && endpoint.family != .matrix && endpoint.family != .tsp && cache.isEnabled
-            ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
+        let cached: Bool
+        switch endpoint.family {
+        case .route, .matrix, .tsp: cached = false  // road-graph answers: the search dominates, requests rarely repeat
+        case .autocomplete, .search, .place, .reverse, .migrateAddress: cached = cache.isEnabled
+        }
+        let cacheKey = cached ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
         if let cacheKey, let body = cache.body(for: cacheKey) { return APIResponses.json(body, status: 200) }
         do throws(APIError) {
             let body: [UInt8]
@@ -142,24 +146,17 @@ public final class VietMapService: Sendable {
                 body = try place.respond(parameters, endpoint: endpoint)
             case .route, .routeV3, .routeV1:
                 let (routeBody, settled) = try route.respond(parameters)
-                var response = APIResponses.json(routeBody, status: 200)
-                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
-                return response
-            case .reverse:
-                body = try reverse.respond(parameters)
-            case .reverseV3:
-                body = try reverse.respond(parameters, version: .v3)
+                return Self.searched(routeBody, settled: settled)
+            case .reverse, .reverseV3:
+                body = try reverse.respond(parameters, endpoint: endpoint)
             case .migrateAddress:
                 body = try migrate.respond(parameters)
             case .matrix, .matrixV4:
                 let (matrixBody, settled) = try matrix.respond(parameters)
-                var response = APIResponses.json(matrixBody, status: 200)
-                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
-                return response
+                return Self.searched(matrixBody, settled: settled)
             case .tsp, .tspV3:
                 let (tspBody, settled, order) = try tsp.respond(parameters)
-                var response = APIResponses.json(tspBody, status: 200)
-                response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
+                var response = Self.searched(tspBody, settled: settled)
                 // The visiting order is no documented key of the answer: a header, for the dashboard and tests.
                 if !order.isEmpty { response.headers.set(Self.pointsOrderHeader, order.map(String.init).joined(separator: ",")) }
                 return response
@@ -171,6 +168,13 @@ public final class VietMapService: Sendable {
             if error.status >= 500 { logFailure(error, request: request) }
             return APIResponses.error(error, for: endpoint)
         }
+    }
+
+    /// A road-graph answer (route, matrix, TSP): not cached, its settled search states in `Server-Timing`.
+    private static func searched(_ body: JSONValue, settled: Int) -> HTTPResponse {
+        var response = APIResponses.json(body, status: 200)
+        response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
+        return response
     }
 
     /// One line: `vietmap-sim: 500 GET /api/place/v4: <cause>` (the query is left out: it holds the key).
