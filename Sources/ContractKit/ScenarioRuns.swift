@@ -1,0 +1,90 @@
+import Foundation
+import JSON
+import Polyline
+import VietMapClient
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Scenarios: the corpus once per scenario of a simulator target, with the app's models.
+extension ContractSuite {
+
+    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG:KEY`, a fresh client state per
+    /// run) and reports which scenarios the models survive. Informational: nothing here fails a run.
+    /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
+    public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
+                             app: AppContract? = nil) async -> [ScenarioReport] {
+        guard case .simulator(let url) = target else { return [] }
+        let base = context(models: models, app: app)
+        let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
+        let tag = "contract-\(UInt32.random(in: 0...UInt32.max))"
+        let limit = max(1, options.scenarioConcurrency)
+        return await withTaskGroup(of: (Int, ScenarioReport).self) { group in
+            var reports: [(Int, ScenarioReport)] = []
+            var next = 0
+            func add(_ group: inout TaskGroup<(Int, ScenarioReport)>) {
+                let index = next, name = names[index]
+                next += 1
+                group.addTask {
+                    let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout)
+                    let started = Date()
+                    var context = base
+                    context.statistics = CallStatistics()
+                    let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
+                    return (index, ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
+                                                  models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines))
+                }
+            }
+            while next < min(limit, names.count) { add(&group) }
+            while let finished = await group.next() {
+                reports.append(finished)
+                if next < names.count { add(&group) }
+            }
+            return reports.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// Every scenario the simulator target offers (`scenarioNames(directory: nil)`: its admin API
+    /// must be on, as in `SimulatorServer`), run with `app`'s models and decoders.
+    public func runScenarios(app: AppContract, only: Set<String>? = nil) async throws -> [ScenarioReport] {
+        let names = try await scenarioNames(directory: nil)
+        return await runScenarios(names, only: only, app: app)
+    }
+
+    /// The scenarios a simulator target offers: from its admin API (`/__sim/scenarios`, with
+    /// `serve --admin`), else the `*.json` files of `directory`. Throws when the target does not
+    /// run scenarios at all (then every `scenario:` key would be answered normally).
+    public func scenarioNames(directory: URL?) async throws -> [String] {
+        guard case .simulator(let url) = target else { throw ContractError("scenarios need a simulator target") }
+        let probe = ContractHTTPProvider(baseURL: url, apiKey: scenarioKey("__contract-probe__", tag: nil), timeout: options.timeout)
+        let answer = try await probe.send(VMRequest(.autocomplete, [VMParameter("text", "a")]))
+        let message = (try? JSONParser.parse(answer.body))?["message"]?.stringValue ?? ""
+        guard answer.status == 401, message.contains("unknown scenario") else {
+            throw ContractError("the target does not run scenarios (an unknown scenario key got HTTP \(answer.status)); start it with `vietmap-sim serve --scenarios DIR` or in a folder containing Scenarios/")
+        }
+        if let names = try? await adminScenarioNames(url), !names.isEmpty { return names }
+        guard let directory else { throw ContractError("no scenario list: the admin API is off and no Scenarios folder was given") }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.sorted().map { file -> String in
+            let json = try? Contracts.readJSON(directory.appendingPathComponent(file))
+            return json?["name"]?.stringValue ?? String(file.dropLast(5))
+        }
+        guard !names.isEmpty else { throw ContractError("no scenario files in \(directory.path)") }
+        return names
+    }
+
+    /// `scenario:NAME@TAG:KEY` — the real key after the scenario, so that a simulator started with
+    /// `--api-key KEY` applies the scenario (a bare `scenario:` key is a 401 there); without
+    /// `--api-key` the suffix is only part of the client tag.
+    private func scenarioKey(_ name: String, tag: String?) -> String {
+        "scenario:\(name)" + (tag.map { "@\($0)" } ?? "") + ":\(options.simulatorAPIKey)"
+    }
+
+    private func adminScenarioNames(_ url: URL) async throws -> [String] {
+        var request = URLRequest(url: url.appendingPathComponent("__sim/scenarios"), timeoutInterval: options.timeout)
+        request.httpMethod = "GET"
+        let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { return [] }
+        return try JSONParser.parse(data)["scenarios"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+}
