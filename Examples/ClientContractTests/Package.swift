@@ -29,7 +29,7 @@ let targets: [Target] = shim + [
         "VietMapGoogleClient",
         .product(name: "ContractKit", package: vietmapSim),
         .product(name: "VietMapSimulator", package: vietmapSim),
-    ]),
+    ], exclude: ["scenario-baseline.json"]),
 ]
 
 

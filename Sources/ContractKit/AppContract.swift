@@ -37,23 +37,38 @@ public struct AppContract: Sendable {
     /// The gap rules of this app: its accepted gaps, for its models (by type identity).
     var gapRules: [GapRule] {
         let ids = Set(models.values.map(\.typeID))
-        return acceptedGaps.map { GapRule(modelIDs: ids, path: $0.path, property: $0.property, reason: $0.reason, declaredBy: "accepted by the app") }
+        return acceptedGaps.map {
+            GapRule(modelIDs: ids, path: $0.path, property: $0.property, reason: $0.reason, declaredBy: "accepted by the app",
+                    scenarios: $0.scenarios.map(Set.init), isApps: true, id: $0.id)
+        }
     }
 }
 
 /// A finding an app accepts: at a response location (JSON pointer pattern, `*` = any element)
-/// and a model property (`VMRoutePath.points`, as the report spells it: `Type.property`).
-/// Findings there are reported as accepted gaps instead of failures.
+/// and a model property (`VMRoutePath.points`, as the report spells it: `Type.property`, the
+/// app's own type name). Findings there are reported as accepted gaps instead of failures, and
+/// every row that holds only through a gap names it.
+///
+/// A gap must earn its place: one that matches nothing in a run (a typo, a renamed property, a
+/// fixed model) is itself a failure (`unused-gap`). A gap that only a scenario brings out names
+/// that scenario (`scenarios: ["autocomplete-no-ref-id"]`): it then applies to those scenario
+/// runs only and is held to account only when scenarios are run.
 public struct AcceptedGap: Sendable, Equatable {
     public var path: String
     public var property: String
     public var reason: String
+    /// The scenarios the gap applies to; nil: the contract run and every scenario.
+    public var scenarios: [String]?
 
-    public init(path: String, property: String, reason: String = "") {
+    public init(path: String, property: String, reason: String = "", scenarios: [String]? = nil) {
         self.path = path
         self.property = property
         self.reason = reason
+        self.scenarios = scenarios
     }
+
+    /// `VMRoutePath.points at /paths/*/points` — how reports name the gap.
+    public var id: String { "\(property) at \(path)" }
 }
 
 /// A known or accepted gap, bound to model types by identity.
@@ -65,6 +80,17 @@ struct GapRule: Sendable {
     var reason: String
     /// `known gap of the reference client` / `accepted by the app`.
     var declaredBy: String
+    /// The scenarios it applies to (nil: all runs).
+    var scenarios: Set<String>? = nil
+    /// Declared by the app (held to account when unused).
+    var isApps = false
+    /// How reports name it: `VMRoutePath.points at /paths/*/points` (`AcceptedGap.id`).
+    var id: String
+
+    func applies(toScenario scenario: String?) -> Bool {
+        guard let scenarios else { return true }
+        return scenario.map { scenarios.contains($0) } ?? false
+    }
 
     func covers(model: ContractModel, pointer: String, field: String?) -> Bool {
         guard modelIDs.contains(model.typeID), ContractPointer.matches(path, pointer) else { return false }
@@ -101,7 +127,7 @@ public struct AppPolylineDecoder: Sendable {
     }
 
     enum Outcome: Sendable, Equatable {
-        case points([GeoPoint])
+        case points([LatLng])
         case crashed(signal: Int32, message: String)
         case hung(seconds: Double)
         case failed(String)
@@ -118,7 +144,7 @@ public struct AppPolylineDecoder: Sendable {
         case .returned(let data):
             var values = [Double](repeating: 0, count: data.count / MemoryLayout<Double>.size)
             _ = values.withUnsafeMutableBytes { data.copyBytes(to: $0) }
-            return .points(stride(from: 0, to: values.count - 1, by: 2).map { GeoPoint(lat: values[$0], lng: values[$0 + 1]) })
+            return .points(stride(from: 0, to: values.count - 1, by: 2).map { LatLng(lat: values[$0], lng: values[$0 + 1]) })
         case .crashed(let signal, let message): return .crashed(signal: signal, message: message)
         case .hung(let seconds): return .hung(seconds: seconds)
         case .failed(let reason): return .failed(reason)

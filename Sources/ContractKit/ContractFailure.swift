@@ -31,6 +31,10 @@ public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
         case hang
         /// The app's polyline decoder and the strict decoder disagree on a valid polyline.
         case polyline
+        /// A scenario's outcome differs from the app's baseline (`ScenarioBaseline`).
+        case baseline
+        /// An accepted gap matched nothing in the run.
+        case unusedGap = "unused-gap"
     }
 
     /// Query, fixture (`fixture:NAME`) or model (`model:NAME`).
@@ -39,15 +43,25 @@ public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
     /// JSON pointer into the response (`""`: the whole response).
     public var pointer: String
     public var reason: String
+    /// The app's model property the finding is about (`VMPlaceDetail.lat`), for `model` findings.
+    public var property: String?
+    /// The app's function that crashed or hung (`decodePolyline`), for `crash` / `hang` findings.
+    public var function: String?
 
-    public init(query: String, kind: Kind, pointer: String = "", reason: String) {
+    public init(query: String, kind: Kind, pointer: String = "", reason: String, property: String? = nil, function: String? = nil) {
         self.query = query
         self.kind = kind
         self.pointer = pointer
         self.reason = reason
+        self.property = property
+        self.function = function
     }
 
-    public var description: String { "\(query) \(pointer.isEmpty ? "/" : pointer): [\(kind.rawValue)] \(reason)" }
+    /// `QUERY POINTER: [KIND] REASON`; findings about a whole run (baseline, gaps) have no pointer.
+    public var description: String {
+        let location = pointer.isEmpty ? (kind == .baseline || kind == .unusedGap ? "" : " /") : " " + pointer
+        return "\(query)\(location): [\(kind.rawValue)] \(reason)"
+    }
 }
 
 /// The outcome of one query (or fixture).
@@ -67,14 +81,22 @@ public struct QueryResult: Sendable {
     public var modelDecodes: Bool?
     /// Why the query was not run (e.g. simulator-only query against the live service).
     public var skipped: String?
+    /// The gaps (`AcceptedGap.id`, or a known gap of the reference client) that turned findings of
+    /// this answer into notes: the row holds only through them.
+    public var gapsUsed: [String] = []
 
     public var passed: Bool { failures.isEmpty }
 }
 
-/// Thrown by `ContractSuite.verify` when the contract does not hold; `description` lists every failure.
+/// Thrown by `ContractSuite.verify` when the contract (or a scenario's expected outcome) does not
+/// hold. `description` starts with the findings, one line per kind and query (`report.summary()`
+/// has everything, the scenario table included).
 public struct ContractViolation: Error, CustomStringConvertible, Sendable {
     public let report: ContractReport
     public var description: String {
-        "contract does not hold against \(report.target):\n" + report.allFailures.map { "  " + $0.description }.joined(separator: "\n")
+        let lines = report.failureLines()
+        let count = report.allFailures.count
+        return lines.joined(separator: "\n")
+            + "\n(\(count) finding\(count == 1 ? "" : "s") against \(report.target); report.summary() has the details)"
     }
 }

@@ -4,31 +4,31 @@ import VietMapClient
 
 /// A recorded live response (`Contracts/fixtures/live/*.json`): the body as documented, where it
 /// comes from, and what it must satisfy.
-public struct ContractFixture: Sendable {
-    public enum ShapeMatch: String, Sendable {
+package struct ContractFixture: Sendable {
+    package enum ShapeMatch: String, Sendable {
         /// The simulator's answer has the same keys (types and nullability alike).
         case exact
         /// The simulator's answer has at least the fixture's keys (an older API version's example).
         case subset
     }
 
-    public var name: String
-    public var file: String
-    public var source: String
-    public var notes: String
-    public var endpoint: VMEndpoint
-    public var status: Int
-    public var schema: String
-    public var model: String?
-    public var checks: [SemanticCheck]
+    package var name: String
+    package var file: String
+    package var source: String
+    package var notes: String
+    package var endpoint: VMEndpoint
+    package var status: Int
+    package var schema: String
+    package var model: String?
+    package var checks: [SemanticCheck]
     /// The request the body answered (for checks that need the requested points).
-    public var parameters: [(name: String, value: String)]
+    package var parameters: [(name: String, value: String)]
     /// The corpus query whose simulator answer must have this body's shape.
-    public var compareQuery: String?
-    public var shapeMatch: ShapeMatch
+    package var compareQuery: String?
+    package var shapeMatch: ShapeMatch
     /// Where to compare inside both bodies (`/0` compares the first items of two arrays).
-    public var comparePointer: String
-    public var body: JSONValue
+    package var comparePointer: String
+    package var body: JSONValue
 
     static func loadAll(from directory: URL) throws -> [ContractFixture] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -7,21 +7,25 @@ import FoundationNetworking
 /// The contract suite's HTTP backend: the client library's `HTTPVietMapProvider`, plus one thing
 /// the corpus needs — a request that carries its own `apikey` parameter (the missing-key queries
 /// send `apikey=`) is sent with exactly that key instead of the configured one.
-public struct ContractHTTPProvider: VietMapProvider {
-    public static let liveBaseURL = HTTPVietMapProvider.liveBaseURL
+package struct ContractHTTPProvider: VietMapProvider {
+    package static let liveBaseURL = HTTPVietMapProvider.liveBaseURL
 
-    public let baseURL: URL
-    public let apiKey: String?
+    package let baseURL: URL
+    package let apiKey: String?
     private let keyed: HTTPVietMapProvider
     private let keyless: HTTPVietMapProvider
 
-    public init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15) {
+    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 2
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // One connection per request: a reused keep-alive connection that the server closed in the
+        // meantime makes the client resend the request, and a resent request is one more draw of
+        // a seeded scenario — runs would stop being reproducible.
+        configuration.httpAdditionalHeaders = ["Connection": "close"]
         let session = URLSession(configuration: configuration)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)
@@ -32,9 +36,9 @@ public struct ContractHTTPProvider: VietMapProvider {
     }
 
     /// The URL `send` requests.
-    public func url(for request: VMRequest) -> URL? { try? provider(for: request).url(for: request) }
+    package func url(for request: VMRequest) -> URL? { try? provider(for: request).url(for: request) }
 
-    public func send(_ request: VMRequest) async throws -> VMRawResponse {
+    package func send(_ request: VMRequest) async throws -> VMRawResponse {
         try await provider(for: request).send(request)
     }
 }

@@ -14,11 +14,11 @@ public struct ContractModel: Sendable {
     /// client's models without their module (`VMRouteResponse`).
     public let name: String
     /// The metatype's identity.
-    public let typeID: ObjectIdentifier
+    package let typeID: ObjectIdentifier
     /// One of the reference client's (`VietMapClient`) models.
     public var isReference: Bool { ContractModel.referenceTypeIDs.contains(typeID) }
     /// What the app's decoding is called in findings (`JSONDecoder().decode(MyApp.VMRouteResponse.self)`).
-    public let decoderName: String
+    package let decoderName: String
     private let box: Box
 
     /// The type-erased operations. `@unchecked Sendable`: it only holds a metatype (immutable,
@@ -69,7 +69,7 @@ public struct ContractModel: Sendable {
     func record(_ decoder: RecordingDecoder) throws { try box.record(decoder) }
 
     /// `VMSearchItem[]` (the corpus spelling) and `[VMSearchItem]` (Swift's) are the same model.
-    public static func canonical(_ name: String) -> String {
+    package static func canonical(_ name: String) -> String {
         var name = name.trimmingCharacters(in: .whitespaces)
         while name.hasSuffix("[]") { name = "[" + name.dropLast(2) + "]" }
         return name
@@ -81,7 +81,7 @@ public struct ContractModel: Sendable {
     ]
 
     /// The reference client's models by corpus name.
-    public static let reference: [String: ContractModel] = [
+    package static let reference: [String: ContractModel] = [
         "VMSearchItem[]": ContractModel([VMSearchItem].self),
         "VMPlaceDetail": ContractModel(VMPlaceDetail.self),
         "VMRouteResponse": ContractModel(VMRouteResponse.self),
@@ -91,7 +91,7 @@ public struct ContractModel: Sendable {
     ]
 
     /// The reference model an endpoint's successful answers are decoded with.
-    public static func reference(for endpoint: VMEndpoint) -> ContractModel {
+    package static func reference(for endpoint: VMEndpoint) -> ContractModel {
         switch endpoint.family {
         case .autocomplete, .search: return reference["VMSearchItem[]"]!
         case .place: return reference["VMPlaceDetail"]!
@@ -157,41 +157,41 @@ enum DecodeVerdict: Sendable, Equatable {
 }
 
 /// What one response looked like to a model.
-public struct ModelRecording: Sendable {
+package struct ModelRecording: Sendable {
     /// Every field that disagrees with the response (not just the first).
-    public var issues: [ModelIssue]
+    package var issues: [ModelIssue]
     /// Objects the model opened: response location → keys present and keys the model asked for.
-    public var objects: [String: (present: Set<String>, requested: Set<String>)]
+    package var objects: [String: (present: Set<String>, requested: Set<String>)]
     /// `JSONDecoder`'s verdict: nil when the model decodes the response.
-    public var decoderError: String?
+    package var decoderError: String?
     /// Where `JSONDecoder` gave up.
-    public var decoderErrorPointer: String?
-    public var decodes: Bool { decoderError == nil }
+    package var decoderErrorPointer: String?
+    package var decodes: Bool { decoderError == nil }
 }
 
 /// Records what a model reads: once without any response (the probe: every key present, every
 /// array one element long) and then over each response it is given; all passes add to one shape.
-public final class ModelRecorder: @unchecked Sendable {
+package final class ModelRecorder: @unchecked Sendable {
     // @unchecked: every access to `root` is under `lock`.
-    public let model: ContractModel
+    package let model: ContractModel
     private let lock = NSLock()
     private let root = ShapeNode()
 
-    public init(_ model: ContractModel) {
+    package init(_ model: ContractModel) {
         self.model = model
         let session = RecordingSession()
         let decoder = RecordingDecoder(session: session, value: nil, pointer: "", node: root, codingPath: [], depth: 0, label: model.name)
         lock.withLock { _ = try? model.record(decoder) }
     }
 
-    public convenience init<T: Decodable>(_ type: T.Type) { self.init(ContractModel(type)) }
+    package convenience init<T: Decodable>(_ type: T.Type) { self.init(ContractModel(type)) }
 
     /// Everything the model has been seen to read.
-    public var shape: ModelShape { lock.withLock { root.shape() } }
+    package var shape: ModelShape { lock.withLock { root.shape() } }
 
     /// Decodes `json` with the recording decoder (every field checked) and with `JSONDecoder`
     /// (the verdict an app gets; an app's model: its decoding, in a child process).
-    public func walk(_ json: JSONValue, data: Data? = nil) -> ModelRecording {
+    package func walk(_ json: JSONValue, data: Data? = nil) -> ModelRecording {
         walk(json, data: data, verdict: nil)
     }
 

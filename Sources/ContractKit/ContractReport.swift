@@ -21,6 +21,14 @@ public struct ContractReport: Sendable {
     /// Calls of the app's code, each in its own child process, and their total time.
     public var isolatedCalls: Int = 0
     public var isolatedSeconds: Double = 0
+    /// Accepted gaps that matched nothing (`unused-gap`).
+    public var gapFailures: [ContractFailure] = []
+    /// Scenario outcomes that differ from the baseline (`verify(_:scenarios:)`).
+    public var baselineFailures: [ContractFailure] = []
+    /// Where the baseline came from or went to.
+    public var baselineNotes: [String] = []
+    /// The seed of the scenario runs, when scenarios were run.
+    public var scenarioSeed: UInt64?
 
     /// Model agreement errors (not known gaps) as failures.
     public var modelFailures: [ContractFailure] {
@@ -29,9 +37,36 @@ public struct ContractReport: Sendable {
         }
     }
 
-    /// Every failure that counts (queries, fixtures, model agreement).
+    /// Every failure that counts: queries, fixtures, model agreement, unused gaps, and scenario
+    /// outcomes that differ from the baseline (scenario findings themselves count only through it).
     public var allFailures: [ContractFailure] {
-        results.flatMap(\.failures) + fixtures.flatMap(\.failures) + modelFailures
+        results.flatMap(\.failures) + fixtures.flatMap(\.failures) + modelFailures + gapFailures + baselineFailures
+    }
+
+    /// `FAIL …` lines: one per finding kind and query — the first finding whole, then how many
+    /// more of that kind the query has and where.
+    public func failureLines() -> [String] {
+        Self.grouped(allFailures).map { group in
+            var line = "FAIL \(group[0])"
+            if group.count > 1 {
+                let pointers = group.dropFirst().map { $0.pointer.isEmpty ? "/" : $0.pointer }
+                let shown = pointers.prefix(3).joined(separator: ", ")
+                line += " (+\(group.count - 1) more [\(group[0].kind.rawValue)] in \(group[0].query): \(shown)\(pointers.count > 3 ? ", …" : ""))"
+            }
+            return line
+        }
+    }
+
+    /// Failures grouped by (query, kind), in order of first appearance.
+    static func grouped(_ failures: [ContractFailure]) -> [[ContractFailure]] {
+        var order: [String] = []
+        var groups: [String: [ContractFailure]] = [:]
+        for failure in failures {
+            let key = failure.query + "\u{0}" + failure.kind.rawValue
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(failure)
+        }
+        return order.map { groups[$0]! }
     }
 
     public var passed: Bool { allFailures.isEmpty }
@@ -49,7 +84,7 @@ public struct ContractReport: Sendable {
         if !pending.isEmpty {
             lines.append("pending (skipped; `contract --pending` runs them): " + pending.map(\.name).joined(separator: ", "))
         }
-        for failure in allFailures { lines.append("FAIL \(failure)") }
+        lines += failureLines()
         if !appModels.isEmpty {
             lines.append("models: " + appModels.joined(separator: "; "))
         }
@@ -104,25 +139,46 @@ public struct ContractReport: Sendable {
             lines.append("")
             lines.append(Self.scenarioTable(scenarios))
         }
+        if scenarioSeed != nil || !baselineNotes.isEmpty || !baselineFailures.isEmpty {
+            lines.append("")
+            lines += baselineNotes
+            let differing = baselineFailures.count
+            lines.append(differing == 0 ? "Baseline: every scenario as expected (\(scenarios.count) scenarios)"
+                                        : "Baseline: \(differing) difference\(differing == 1 ? "" : "s") (the FAIL lines [baseline] above)")
+        }
         return lines.joined(separator: "\n")
     }
 
-    /// The scenario section of `summary()`: one line per scenario — does the app survive, how
-    /// many contract violations, which statuses — and the first findings that break it.
+    /// The scenario section of `summary()`: one line per scenario — what it did to the app, how
+    /// many contract violations, which statuses — then the first findings that break it, and the
+    /// gaps it survives through.
     public static func scenarioTable(_ scenarios: [ScenarioReport]) -> String {
         var lines: [String] = []
         let used = Array(Set(scenarios.flatMap(\.models))).sorted()
-        lines.append("Scenarios (informational — they never change the exit code): do these models survive? \(used.joined(separator: "; "))")
+        let seeds = Array(Set(scenarios.map(\.tag))).sorted().joined(separator: ", ")
+        lines.append("Scenarios (client tag \(seeds.isEmpty ? "-" : seeds)): do these models survive? \(used.joined(separator: "; "))")
+        if scenarios.contains(where: { !$0.reproducible }) {
+            lines.append("  note: the target's scenario states could not be reset (no admin API): stateful and seeded scenarios may differ between runs")
+        }
         let width = min(40, scenarios.map(\.name.count).max() ?? 0)
         for scenario in scenarios {
             let statuses = scenario.statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
             let transport = scenario.transportErrors > 0 ? ", \(scenario.transportErrors) without HTTP answer" : ""
-            let verdict = scenario.survives ? "models survive" : (scenario.crashes.isEmpty ? "MODELS BREAK  " : "APP CODE CRASH")
+            var verdict: String
+            switch scenario.outcome {
+            case .survives: verdict = scenario.gapsUsed.isEmpty ? "models survive" : "survives (gap)"
+            case .breaksModels: verdict = "MODELS BREAK  "
+            case .crashes: verdict = "APP CODE CRASH"
+            }
             let name = scenario.name.count < width ? scenario.name.padding(toLength: width, withPad: " ", startingAt: 0) : scenario.name
             lines.append("  \(name) \(verdict)  \(scenario.violations.count) contract violations (HTTP \(statuses.isEmpty ? "-" : statuses)\(transport))")
             let breaks = scenario.crashes + scenario.modelBreaks.filter { $0.kind != .crash && $0.kind != .hang }
-            for failure in breaks.prefix(3) { lines.append("      breaks: \(failure)") }
-            if breaks.count > 3 { lines.append("      … \(breaks.count - 3) more") }
+            let groups = grouped(breaks)
+            for group in groups.prefix(3) {
+                lines.append("      breaks: \(group[0])" + (group.count > 1 ? " (+\(group.count - 1) more in \(group[0].query))" : ""))
+            }
+            if groups.count > 3 { lines.append("      … \(groups.count - 3) more queries") }
+            for gap in scenario.gapsUsed { lines.append("      through gap: \(gap)") }
             if scenario.survives, let first = scenario.violations.first { lines.append("      first violation: \(first)") }
         }
         return lines.joined(separator: "\n")
@@ -183,6 +239,13 @@ public struct ContractReport: Sendable {
             }
             suite("contract.model-agreement", cases, tests: models.count, failures: models.filter { !$0.errors.isEmpty }.count, skipped: 0, time: 0)
         }
+        let checks = gapFailures + baselineFailures
+        if !checks.isEmpty {
+            let cases = checks.map { failure in
+                "    <testcase classname=\"contract.expectations\" name=\"\(xmlEscape(failure.query))\" time=\"0.000\">\n      <failure type=\"\(failure.kind.rawValue)\" message=\"\(xmlEscape(failure.reason))\">\(xmlEscape(failure.description))</failure>\n    </testcase>"
+            }
+            suite("contract.expectations", cases, tests: checks.count, failures: checks.count, skipped: 0, time: 0)
+        }
         for scenario in scenarios {
             let name = "scenario.\(scenario.name)"
             let cases = scenario.results.map { result -> String in
@@ -225,7 +288,8 @@ public struct ContractReport: Sendable {
             ]))
         }
         func failure(_ f: ContractFailure) -> JSONValue {
-            .object(JSONObject([("query", .string(f.query)), ("kind", .string(f.kind.rawValue)), ("path", .string(f.pointer)), ("reason", .string(f.reason))]))
+            .object(JSONObject([("query", .string(f.query)), ("kind", .string(f.kind.rawValue)), ("path", .string(f.pointer)), ("reason", .string(f.reason)),
+                                ("property", .string(f.property)), ("function", .string(f.function))]))
         }
         let run = results.filter { $0.skipped == nil }
         return .object(JSONObject([
@@ -261,12 +325,20 @@ public struct ContractReport: Sendable {
                 ]))
             })),
             ("scenarioNote", .string(scenarioNote)),
+            ("scenarioSeed", scenarioSeed.map { .integer(Int($0)) } ?? .null),
+            ("gapFailures", .array(gapFailures.map(failure))),
+            ("baselineFailures", .array(baselineFailures.map(failure))),
             ("scenarios", .array(scenarios.map { s in
                 .object(JSONObject([
                     ("name", .string(s.name)),
                     ("informational", .bool(true)),
                     ("models", .array(s.models.map { .string($0) })),
                     ("modelsSurvive", .bool(s.survives)),
+                    ("outcome", .string(s.outcome.rawValue)),
+                    ("tag", .string(s.tag)),
+                    ("breakingProperties", .array(s.breakingProperties.map { .string($0) })),
+                    ("crashingFunctions", .array(s.crashingFunctions.map { .string($0) })),
+                    ("gapsUsed", .array(s.gapsUsed.map { .string($0) })),
                     ("violations", .integer(s.violations.count)),
                     ("transportErrors", .integer(s.transportErrors)),
                     ("statuses", .object(JSONObject(s.statuses.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.integer($0.value)) }))),

@@ -52,15 +52,23 @@ public struct ContractSuite: Sendable {
         public var appCodeTimeout: TimeInterval
         /// Also run the corpus' `pending` queries (endpoints not served yet); skipped otherwise.
         public var runPending: Bool
+        /// The seed of scenario runs: their client tag (`contract-seed<seed>`) and so every seeded
+        /// draw of the simulator. Fixed by default; another seed gives other (equally repeatable) draws.
+        public var seed: UInt64
+        /// `verify(_:scenarios:)` prints the report (contract, scenarios, baseline) to stdout, pass or fail.
+        public var printsReport: Bool
 
         public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
-                    scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10, runPending: Bool = false) {
+                    scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
+                    seed: UInt64 = 1, printsReport: Bool = true) {
             self.simulatorAPIKey = simulatorAPIKey
             self.timeout = timeout
             self.acceptKnownGaps = acceptKnownGaps
             self.scenarioConcurrency = scenarioConcurrency
             self.appCodeTimeout = appCodeTimeout
             self.runPending = runPending
+            self.seed = seed
+            self.printsReport = printsReport
         }
     }
 
@@ -88,6 +96,9 @@ public struct ContractSuite: Sendable {
     }
 
     var walker: SchemaWalker { SchemaWalker(documents: contracts.documents) }
+
+    /// The names of the corpus' queries, in corpus order (for `only:`).
+    public var queryNames: [String] { contracts.corpus.queries.map(\.name) }
 
     // MARK: - Running
 
@@ -127,15 +138,94 @@ public struct ContractSuite: Sendable {
 
     /// Runs the queries of every endpoint `app` has a model for (and their dependencies) with the
     /// app's models and decoders, and throws `ContractViolation` unless everything holds
-    /// (`app.acceptedGaps` aside). Returns the report.
+    /// (`app.acceptedGaps` aside, and every accepted gap that applies to the contract run matched
+    /// something). Returns the report.
     @discardableResult
     public func verify(_ app: AppContract) async throws -> ContractReport {
+        let report = await contractRun(app)
+        if !report.passed { throw ContractViolation(report: report) }
+        return report
+    }
+
+    /// The one call of an app's contract test: the contract run of `verify(app)`, then every
+    /// scenario the simulator target offers through the app's models and decoders, each outcome
+    /// compared with `baseline`. Throws `ContractViolation` — one line per finding kind and query,
+    /// contract findings and scenario differences together — when the contract fails, when a
+    /// scenario's outcome differs from the baseline (either way), or when an accepted gap matched
+    /// nothing. Prints the whole report first (`options.printsReport`).
+    ///
+    /// ```swift
+    /// let simulator = try SimulatorServer.start()
+    /// defer { simulator.stop() }
+    /// try await ContractSuite(target: .simulator(simulator.baseURL))
+    ///     .verify(App.contract, scenarios: ScenarioBaseline(fileBeside: #filePath))
+    /// ```
+    @discardableResult
+    public func verify(_ app: AppContract, scenarios baseline: ScenarioBaseline,
+                       environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ContractReport {
+        var report = await contractRun(app, checkingGaps: false)
+        do {
+            let names = try await scenarioNames(directory: nil)
+            report.scenarios = await runScenarios(names, app: app)
+            report.scenarioSeed = options.seed
+            let verdict = baseline.compare(report.scenarios, seed: options.seed, environment: environment)
+            report.baselineFailures = verdict.failures
+            report.baselineNotes = verdict.notes
+        } catch {
+            report.scenarioNote = "\(error)"
+            report.baselineFailures = [ContractFailure(query: "scenarios", kind: .baseline, reason: "not run: \(error)")]
+        }
+        report.gapFailures = Self.unusedGaps(app.acceptedGaps, report: report, scenariosRun: !report.scenarios.isEmpty)
+        if options.printsReport { print(report.summary()) }
+        if !report.passed { throw ContractViolation(report: report) }
+        return report
+    }
+
+    /// `run` restricted to the endpoints `app` has models for, its accepted gaps held to account.
+    func contractRun(_ app: AppContract, checkingGaps: Bool = true) async -> ContractReport {
         let endpoints = Set(app.models.keys)
         let names = Set(contracts.corpus.queries.filter { endpoints.contains($0.endpoint) }.map(\.name))
         var report = await run(only: names, app: app)
         report.fixtures = report.fixtures.filter { endpoints.contains($0.endpoint) }
-        if !report.passed { throw ContractViolation(report: report) }
+        if checkingGaps { report.gapFailures = Self.unusedGaps(app.acceptedGaps, report: report, scenariosRun: false) }
         return report
+    }
+
+    /// An `unused-gap` failure for every accepted gap that applies to a run of `report` and
+    /// matched nothing in any of them, with the nearest property names the app's models have.
+    package static func unusedGaps(_ gaps: [AcceptedGap], report: ContractReport, scenariosRun: Bool) -> [ContractFailure] {
+        let contractUsed = Set(report.results.flatMap(\.gapsUsed) + report.fixtures.flatMap(\.gapsUsed)
+                               + report.models.flatMap { $0.findings.compactMap(\.gap) })
+        let offered = Set(report.scenarios.map(\.name))
+        let properties = Array(Set(report.models.filter { !$0.isReference }.flatMap { $0.shape.propertyNames })).sorted()
+        var failures: [ContractFailure] = []
+        for gap in gaps {
+            var used = false
+            var applies = false
+            if let scenarios = gap.scenarios {
+                guard scenariosRun else { continue }
+                for name in scenarios where !offered.contains(name) {
+                    failures.append(ContractFailure(query: "gap \(gap.id)", kind: .unusedGap,
+                        reason: "names scenario '\(name)', which the target does not offer", property: gap.property))
+                }
+                let runs = report.scenarios.filter { scenarios.contains($0.name) }
+                applies = !runs.isEmpty
+                used = runs.contains { $0.gapsUsed.contains(gap.id) }
+            } else {
+                applies = true
+                used = contractUsed.contains(gap.id) || report.scenarios.contains { $0.gapsUsed.contains(gap.id) }
+            }
+            guard applies, !used else { continue }
+            var reason = "accepted gap matched nothing in this run" + (gap.scenarios == nil && !scenariosRun ? " (the contract run)" : "")
+            if !properties.contains(gap.property) {
+                let near = properties.sorted { editDistance($0, gap.property) < editDistance($1, gap.property) }.prefix(3)
+                reason += ": the app's models have no property \(gap.property)" + (near.isEmpty ? "" : " (nearest: \(near.joined(separator: ", ")))")
+            } else {
+                reason += ": no answer had a finding of \(gap.property) at \(gap.path) — remove the gap, or fix its path"
+            }
+            failures.append(ContractFailure(query: "gap \(gap.id)", kind: .unusedGap, reason: reason, property: gap.property))
+        }
+        return failures
     }
 
     func modelReports(_ accumulator: AgreementAccumulator, context: RunContext) -> [ModelAgreementReport] {
@@ -164,9 +254,11 @@ public struct ContractSuite: Sendable {
         }
     }
 
-    func context(models: [VMEndpoint: ContractModel], app: AppContract?) -> RunContext {
+    /// The context of the contract run (`scenario` nil) or of one scenario's run: gaps declared
+    /// for certain scenarios apply to those runs only.
+    func context(models: [VMEndpoint: ContractModel], app: AppContract?, scenario: String? = nil) -> RunContext {
         RunContext(models: models.merging(app?.models ?? [:]) { $1 }, polyline: app?.polyline,
-                   gaps: libraryGaps + (app?.gapRules ?? []), timeout: options.appCodeTimeout)
+                   gaps: libraryGaps + (app?.gapRules ?? []).filter { $0.applies(toScenario: scenario) }, timeout: options.appCodeTimeout)
     }
 
     /// The corpus' known gaps, bound to the reference client's models they name.
@@ -175,8 +267,26 @@ public struct ContractSuite: Sendable {
         return contracts.corpus.knownModelGaps.compactMap { gap in
             guard let model = ContractModel.reference[gap.model]
                 ?? ContractModel.reference.values.first(where: { $0.name == ContractModel.canonical(gap.model) }) else { return nil }
-            return GapRule(modelIDs: [model.typeID], path: gap.path, property: nil, reason: gap.reason, declaredBy: "known gap of the reference client")
+            return GapRule(modelIDs: [model.typeID], path: gap.path, property: nil, reason: gap.reason, declaredBy: "known gap of the reference client",
+                           id: "\(model.name) at \(gap.path)")
         }
     }
 
+}
+
+/// Levenshtein distance (for "nearest property" hints).
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.lowercased()), b = Array(b.lowercased())
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
 }

@@ -10,14 +10,14 @@ public struct ContractError: Error, Sendable, CustomStringConvertible {
 }
 
 /// What the OpenAPI document says about one status of one operation.
-public struct ResponseSpec: Sendable {
+package struct ResponseSpec: Sendable {
     /// The schema reference as written in the OpenAPI document, resolved against it
     /// (e.g. `schemas/route-response.schema.json`).
-    public let schemaReference: String?
+    package let schemaReference: String?
     /// The schema file stem (`route-response`) when the reference is a file of `schemas/`.
-    public let schemaStem: String?
+    package let schemaStem: String?
     /// Response headers the document marks `required: true` (lower-cased names).
-    public let requiredHeaders: [String]
+    package let requiredHeaders: [String]
 }
 
 /// The contract files: the OpenAPI document, the JSON Schemas it references, the query corpus and
@@ -29,11 +29,11 @@ public struct ResponseSpec: Sendable {
 public struct Contracts: Sendable {
     public let directory: URL
     /// The OpenAPI 3.1 document.
-    public let openAPI: JSONValue
+    package let openAPI: JSONValue
     /// Every schema document by registry key: `openapi.json`, `schemas/<stem>.schema.json`.
-    public let documents: [String: JSONValue]
-    public let corpus: QueryCorpus
-    public let fixtures: [ContractFixture]
+    package let documents: [String: JSONValue]
+    package let corpus: QueryCorpus
+    package let fixtures: [ContractFixture]
     private let validators: [String: SchemaValidator]
 
     /// Loads `directory` (`openapi.json`, `schemas/*.schema.json`, `queries.json`, `fixtures/live/*.json`).
@@ -74,7 +74,7 @@ public struct Contracts: Sendable {
     }
 
     /// The same contracts with another query corpus (checked against the OpenAPI document).
-    public func replacingCorpus(_ corpus: QueryCorpus) throws -> Contracts {
+    package func replacingCorpus(_ corpus: QueryCorpus) throws -> Contracts {
         let contracts = Contracts(directory: directory, openAPI: openAPI, documents: documents, corpus: corpus,
                                   fixtures: fixtures, validators: validators)
         try contracts.lint()
@@ -82,7 +82,7 @@ public struct Contracts: Sendable {
     }
 
     /// Where `load()` looks, in order; the first folder holding `openapi.json` wins.
-    public static func candidateDirectories(filePath: String = #filePath) -> [URL] {
+    package static func candidateDirectories(filePath: String = #filePath) -> [URL] {
         var candidates: [URL] = []
         if let env = ProcessInfo.processInfo.environment["VIETMAP_CONTRACTS"], !env.isEmpty {
             candidates.append(URL(fileURLWithPath: env))
@@ -94,7 +94,7 @@ public struct Contracts: Sendable {
         return candidates
     }
 
-    public static func locate() throws -> URL {
+    package static func locate() throws -> URL {
         let candidates = candidateDirectories()
         for candidate in candidates
         where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("openapi.json").path) {
@@ -120,29 +120,29 @@ public struct Contracts: Sendable {
     // MARK: - Schemas
 
     /// The compiled schema of `schemas/<stem>.schema.json`.
-    public func validator(stem: String) -> SchemaValidator? { validators["schemas/\(stem).schema.json"] }
+    package func validator(stem: String) -> SchemaValidator? { validators["schemas/\(stem).schema.json"] }
 
     /// The compiled schema at a registry key (`schemas/path.schema.json`).
-    public func validator(reference: String) -> SchemaValidator? { validators[reference] }
+    package func validator(reference: String) -> SchemaValidator? { validators[reference] }
 
     /// The schema stems (`route-response`, …).
-    public var schemaStems: [String] {
+    package var schemaStems: [String] {
         documents.keys.filter { $0.hasPrefix("schemas/") }.map { String($0.dropFirst("schemas/".count).dropLast(".schema.json".count)) }.sorted()
     }
 
     /// The OpenAPI operation object of `endpoint` (its `get`).
-    public func operation(_ endpoint: VMEndpoint) -> JSONObject? {
+    package func operation(_ endpoint: VMEndpoint) -> JSONObject? {
         openAPI["paths"]?[endpoint.path]?["get"]?.objectValue
     }
 
     /// The statuses the document declares for `endpoint`, ascending.
-    public func documentedStatuses(_ endpoint: VMEndpoint) -> [Int] {
+    package func documentedStatuses(_ endpoint: VMEndpoint) -> [Int] {
         (operation(endpoint)?["responses"]?.objectValue?.keys.compactMap { Int($0) } ?? []).sorted()
     }
 
     /// What the document says about `status` for `endpoint` (`nil`: undocumented; a `default` or
     /// `4XX`-style range counts).
-    public func response(_ endpoint: VMEndpoint, status: Int) -> ResponseSpec? {
+    package func response(_ endpoint: VMEndpoint, status: Int) -> ResponseSpec? {
         guard let responses = operation(endpoint)?["responses"]?.objectValue else { return nil }
         let range = "\(status / 100)XX"
         guard var response = responses[String(status)] ?? responses[range] ?? responses[range.lowercased()] ?? responses["default"] else {
@@ -169,7 +169,7 @@ public struct Contracts: Sendable {
     }
 
     /// The 2xx response schemas of `endpoint` — what a client decodes.
-    public func successReferences(_ endpoint: VMEndpoint) -> [String] {
+    package func successReferences(_ endpoint: VMEndpoint) -> [String] {
         documentedStatuses(endpoint).filter { (200..<300).contains($0) }.compactMap { response(endpoint, status: $0)?.schemaReference }
     }
 

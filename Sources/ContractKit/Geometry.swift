@@ -6,15 +6,15 @@ import VietMapClient
 /// The reference client's `decodePolyline` (seed §6), replayed step by step so that where the
 /// original would trap (`asciiValue!` on a non-ASCII character, `asciiValue - 63` below `?`,
 /// reading past the end) it reports where and why instead.
-public enum ReferencePolyline {
-    public struct Crash: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ReferencePolyline {
+    package struct Crash: Error, Sendable, Equatable, CustomStringConvertible {
         /// Character index into the string.
-        public let offset: Int
-        public let reason: String
-        public var description: String { "at character \(offset): \(reason)" }
+        package let offset: Int
+        package let reason: String
+        package var description: String { "at character \(offset): \(reason)" }
     }
 
-    public static func decode(_ encoded: String) -> Result<[VMCoordinate], Crash> {
+    package static func decode(_ encoded: String) -> Result<[VMCoordinate], Crash> {
         let characters = Array(encoded)
         var index = 0
         var lat = 0
@@ -65,16 +65,16 @@ public enum ReferencePolyline {
 }
 
 /// A point of a route geometry.
-public struct GeoPoint: Sendable, Equatable {
-    public var lat: Double
-    public var lng: Double
-    public init(lat: Double, lng: Double) {
+package struct LatLng: Sendable, Equatable {
+    package var lat: Double
+    package var lng: Double
+    package init(lat: Double, lng: Double) {
         self.lat = lat
         self.lng = lng
     }
 
     /// Great-circle distance in metres.
-    public func distance(to other: GeoPoint) -> Double {
+    package func distance(to other: LatLng) -> Double {
         let r = 6_371_008.8
         let dLat = (other.lat - lat) * .pi / 180
         let dLng = (other.lng - lng) * .pi / 180
@@ -101,7 +101,7 @@ struct GeometryProblem: Error, CustomStringConvertible {
 enum RouteGeometry {
     /// The points, or why they cannot be read. Encoded polylines are decoded strictly and with
     /// the reference client's decoder; both must succeed and agree.
-    static func points(_ value: JSONValue?, name: String) -> Result<[GeoPoint], GeometryProblem> {
+    static func points(_ value: JSONValue?, name: String) -> Result<[LatLng], GeometryProblem> {
         guard let value else { return .failure(GeometryProblem("\(name) is missing")) }
         switch value {
         case .string(let encoded):
@@ -128,12 +128,12 @@ enum RouteGeometry {
             for (i, p) in strict.enumerated() where abs(p.lat) > 90 || abs(p.lng) > 180 {
                 return .failure(GeometryProblem("\(name): point \(i) decodes to \(p.lat),\(p.lng), outside latitude ±90 / longitude ±180 (longitude first?)"))
             }
-            return .success(strict.map { GeoPoint(lat: $0.lat, lng: $0.lng) })
+            return .success(strict.map { LatLng(lat: $0.lat, lng: $0.lng) })
         case .object(let object):
             guard object["type"] == "LineString", let coordinates = object["coordinates"]?.arrayValue else {
                 return .failure(GeometryProblem("\(name) is an object but not a GeoJSON LineString"))
             }
-            var points: [GeoPoint] = []
+            var points: [LatLng] = []
             for (i, position) in coordinates.enumerated() {
                 guard let pair = position.arrayValue, pair.count >= 2, let lng = pair[0].doubleValue, let lat = pair[1].doubleValue else {
                     return .failure(GeometryProblem("\(name)/coordinates/\(i) is not a [lon, lat] position"))
@@ -141,7 +141,7 @@ enum RouteGeometry {
                 guard abs(lat) <= 90, abs(lng) <= 180 else {
                     return .failure(GeometryProblem("\(name)/coordinates/\(i) = [\(lng), \(lat)] is outside longitude ±180 / latitude ±90"))
                 }
-                points.append(GeoPoint(lat: lat, lng: lng))
+                points.append(LatLng(lat: lat, lng: lng))
             }
             return .success(points)
         case .array:

@@ -169,7 +169,7 @@ enum IsolatedCall {
 }
 
 /// Counts isolated calls and their total time (thread-safe).
-public final class CallStatistics: @unchecked Sendable {
+package final class CallStatistics: @unchecked Sendable {
     // @unchecked: state under `lock`.
     private let lock = NSLock()
     private var calls = 0
@@ -182,8 +182,8 @@ public final class CallStatistics: @unchecked Sendable {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// Calls so far and their total wall-clock time in seconds.
-    public var snapshot: (calls: Int, seconds: Double) { lock.withLock { (calls, Double(nanoseconds) / 1e9) } }
+    package var snapshot: (calls: Int, seconds: Double) { lock.withLock { (calls, Double(nanoseconds) / 1e9) } }
 }

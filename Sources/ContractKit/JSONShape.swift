@@ -3,14 +3,14 @@ import JSON
 /// The shape of one or more JSON documents — per location, the JSON types seen (integers count as
 /// numbers), the keys of objects and how often each is present — for "same keys, types and
 /// nullability" comparisons such as a recorded live fixture against a simulator answer.
-public final class JSONShape: @unchecked Sendable {
+package final class JSONShape: @unchecked Sendable {
     // @unchecked: built once in init, immutable afterwards.
-    public private(set) var types: Set<String> = []
-    public private(set) var objectCount = 0
-    public private(set) var keys: [(key: String, count: Int, shape: JSONShape)] = []
-    public private(set) var element: JSONShape?
+    package private(set) var types: Set<String> = []
+    package private(set) var objectCount = 0
+    package private(set) var keys: [(key: String, count: Int, shape: JSONShape)] = []
+    package private(set) var element: JSONShape?
 
-    public init(_ values: [JSONValue]) {
+    package init(_ values: [JSONValue]) {
         for value in values { add(value) }
     }
 
@@ -42,7 +42,7 @@ public final class JSONShape: @unchecked Sendable {
     /// Differences of `actual` from `expected` (e.g. a fixture): every type `expected` has at a
     /// location must occur in `actual` there, every key of `expected` must exist in `actual`, and
     /// with `exact` every key `actual` always has must exist in `expected`.
-    public static func differences(expected: JSONShape, actual: JSONShape, exact: Bool, path: String = "") -> [String] {
+    package static func differences(expected: JSONShape, actual: JSONShape, exact: Bool, path: String = "") -> [String] {
         var out: [String] = []
         let at = path.isEmpty ? "/" : path
         let missingTypes = expected.types.subtracting(actual.types)

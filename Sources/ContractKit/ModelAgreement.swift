@@ -34,6 +34,8 @@ public struct ModelFinding: Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     public var severity: Severity
     public var message: String
+    /// The gap that made an error a known gap (`GapRule.id`).
+    public var gap: String? = nil
 
     public var description: String {
         "\(model) \(path.isEmpty ? "/" : path): [\(severity.rawValue)] \(message)"
@@ -155,7 +157,7 @@ struct StaticAgreement {
 /// contract plus what the responses showed.
 public struct ModelAgreementReport: Sendable {
     public var model: String
-    public var shape: ModelShape
+    package var shape: ModelShape
     /// Static and runtime findings, errors first.
     public var findings: [ModelFinding]
     /// Responses walked.
@@ -238,6 +240,7 @@ final class AgreementAccumulator: @unchecked Sendable {
             var f = finding
             if f.severity == .error, let gap = gaps.first(where: { $0.covers(model: recorder.model, pointer: f.path, field: f.field) }) {
                 f.severity = .knownGap
+                f.gap = gap.id
                 f.message += " — \(gap.declaredBy)\(gap.reason.isEmpty ? "" : ": " + gap.reason)"
             }
             return f

@@ -1,6 +1,6 @@
 /// What a `Decodable` type reads, as recorded by `ModelRecorder`: the JSON structure the type
 /// expects, with every key it asks for, the Swift type it asks for and whether it requires it.
-public indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
+package indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
     case string
     case integer
     case number
@@ -15,7 +15,7 @@ public indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
     case oneOf([ModelShape])
 
     /// JSON types a value of this shape can be decoded from (ignoring null).
-    public var acceptedTypes: Set<JSONType> {
+    package var acceptedTypes: Set<JSONType> {
         switch self {
         case .string: return [.string]
         case .integer: return [.integer]
@@ -28,7 +28,7 @@ public indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string: return "string"
         case .integer: return "integer"
@@ -52,6 +52,28 @@ public indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Every `Type.property` the shape reads (`VMRoutePath.points`), types without their module.
+    var propertyNames: [String] {
+        var names: [String] = []
+        var seen = Set<String>()
+        func walk(_ shape: ModelShape) {
+            switch shape {
+            case .object(let type, let fields):
+                guard seen.insert(type).inserted else { return }
+                let short = type.split(separator: ".").last.map(String.init) ?? type
+                for field in fields {
+                    names.append("\(short).\(field.property)")
+                    walk(field.shape)
+                }
+            case .array(let element): walk(element)
+            case .oneOf(let shapes): shapes.forEach(walk)
+            default: break
+            }
+        }
+        walk(self)
+        return names
+    }
+
     var arrayElement: ModelShape? {
         switch self {
         case .array(let element): return element
@@ -64,25 +86,25 @@ public indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One key a model reads.
-public struct ModelField: Sendable, Equatable {
+package struct ModelField: Sendable, Equatable {
     /// The JSON key (`ref_id`).
-    public var key: String
+    package var key: String
     /// The Swift property (CodingKey case) name (`refId`).
-    public var property: String
+    package var property: String
     /// The Swift type as declared, e.g. `String`, `[VMBoundary]?`.
-    public var swiftType: String
+    package var swiftType: String
     /// `decode` (true) rather than `decodeIfPresent` (false): the key must be present.
-    public var required: Bool
+    package var required: Bool
     /// The model copes with `null` here (`decodeIfPresent`, or an `Optional` decoded with `decode`).
-    public var acceptsNull: Bool
-    public var shape: ModelShape
+    package var acceptsNull: Bool
+    package var shape: ModelShape
 }
 
 /// JSON value types as JSON Schema names them.
-public enum JSONType: String, Sendable, CaseIterable, Comparable {
+package enum JSONType: String, Sendable, CaseIterable, Comparable {
     case null, boolean, integer, number, string, array, object
 
-    public static func < (a: JSONType, b: JSONType) -> Bool {
+    package static func < (a: JSONType, b: JSONType) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }

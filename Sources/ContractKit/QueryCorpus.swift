@@ -3,7 +3,7 @@ import JSON
 import VietMapClient
 
 /// A query parameter value: literal, or taken from an earlier query's response.
-public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
+package enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
     case literal(String)
     /// `"$from:<query>:<JSON pointer>"`.
     case reference(query: String, pointer: String)
@@ -21,7 +21,7 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
         self = .reference(query: name, pointer: pointer)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .literal(let s): return s
         case .reference(let q, let p): return "$from:\(q):\(p)"
@@ -30,33 +30,33 @@ public enum ParameterValue: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What a query must get back.
-public struct Expectation: Sendable {
-    public var status: Int
+package struct QueryExpectation: Sendable {
+    package var status: Int
     /// Schema file stem (`autocomplete-response`); must be the one openapi.json gives for `status`.
-    public var schema: String?
+    package var schema: String?
     /// Reference model name (`VMSearchItem[]`, `VMPlaceDetail`, `VMRouteResponse`), nil for `none`.
-    public var model: String?
+    package var model: String?
     /// The body's `code` (route envelope and error bodies).
-    public var code: String?
-    public var checks: [SemanticCheck]
+    package var code: String?
+    package var checks: [SemanticCheck]
 }
 
 /// One named request of the corpus.
-public struct ContractQuery: Sendable {
-    public enum Only: String, Sendable { case simulator, live }
-    public var name: String
-    public var description: String?
-    public var endpoint: VMEndpoint
-    public var parameters: [(name: String, value: ParameterValue)]
-    public var expect: Expectation
+package struct ContractQuery: Sendable {
+    package enum Only: String, Sendable { case simulator, live }
+    package var name: String
+    package var description: String?
+    package var endpoint: VMEndpoint
+    package var parameters: [(name: String, value: ParameterValue)]
+    package var expect: QueryExpectation
     /// Run only against this kind of target (e.g. ZERO_RESULTS needs the simulator's disconnected graphs).
-    public var only: Only?
+    package var only: Only?
     /// Why the query waits for an endpoint that is not served yet (`"pending"` in the corpus):
     /// it is skipped unless `ContractSuite.Options.runPending` (`contract --pending`) asks for it.
-    public var pending: String?
+    package var pending: String?
 
     /// Names of the queries whose responses this one needs.
-    public var dependencies: [String] {
+    package var dependencies: [String] {
         parameters.compactMap { if case .reference(let q, _) = $0.value { return q } else { return nil } }
     }
 }
@@ -64,24 +64,24 @@ public struct ContractQuery: Sendable {
 /// A deliberate, documented disagreement between a reference model and the contract (the
 /// reference client's `VMRoutePath.points: String` cannot hold a points_encoded=false geometry).
 /// Findings it covers are reported as known gaps and do not fail the run.
-public struct KnownModelGap: Sendable {
-    public var model: String
+package struct KnownModelGap: Sendable {
+    package var model: String
     /// JSON pointer pattern (`*` = any element) of the response location.
-    public var path: String
-    public var reason: String
+    package var path: String
+    package var reason: String
 }
 
 /// `Contracts/queries.json`.
-public struct QueryCorpus: Sendable {
-    public var queries: [ContractQuery]
-    public var knownModelGaps: [KnownModelGap]
+package struct QueryCorpus: Sendable {
+    package var queries: [ContractQuery]
+    package var knownModelGaps: [KnownModelGap]
 
-    public init(queries: [ContractQuery], knownModelGaps: [KnownModelGap] = []) {
+    package init(queries: [ContractQuery], knownModelGaps: [KnownModelGap] = []) {
         self.queries = queries
         self.knownModelGaps = knownModelGaps
     }
 
-    public init(json: JSONValue, file: String = "queries.json") throws {
+    package init(json: JSONValue, file: String = "queries.json") throws {
         func fail(_ message: String) -> ContractError { ContractError("\(file): \(message)") }
         guard let list = json["queries"]?.arrayValue else { throw fail("expected {\"queries\": [...]}") }
         var queries: [ContractQuery] = []
@@ -138,7 +138,7 @@ public struct QueryCorpus: Sendable {
             }
             queries.append(ContractQuery(
                 name: name, description: item["description"]?.stringValue, endpoint: endpoint, parameters: parameters,
-                expect: Expectation(status: status, schema: expect["schema"]?.stringValue, model: model,
+                expect: QueryExpectation(status: status, schema: expect["schema"]?.stringValue, model: model,
                                     code: expect["code"]?.stringValue, checks: checks),
                 only: only, pending: pending))
         }
@@ -153,10 +153,10 @@ public struct QueryCorpus: Sendable {
         self.knownModelGaps = gaps
     }
 
-    public func query(named name: String) -> ContractQuery? { queries.first { $0.name == name } }
+    package func query(named name: String) -> ContractQuery? { queries.first { $0.name == name } }
 
     /// `names` plus every query they depend on, in corpus order.
-    public func closure(of names: Set<String>) -> [ContractQuery] {
+    package func closure(of names: Set<String>) -> [ContractQuery] {
         var needed = names
         for query in queries.reversed() where needed.contains(query.name) {
             needed.formUnion(query.dependencies)

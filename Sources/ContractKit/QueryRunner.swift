@@ -80,6 +80,7 @@ extension ContractSuite {
         result.notes += checked.notes
         result.model = checked.model
         result.modelDecodes = checked.modelDecodes
+        result.gapsUsed = checked.gapsUsed
         return result
     }
 

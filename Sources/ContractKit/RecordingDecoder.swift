@@ -2,8 +2,8 @@ import Foundation
 import JSON
 
 /// A disagreement between a model and one response, found while decoding it.
-public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         /// The model requires a key the response lacks.
         case missingRequired = "missing-required"
         /// The model requires a non-null value; the response has null.
@@ -13,14 +13,14 @@ public struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
         /// The model's own decoding code rejected the value (validation, unknown enum case, …).
         case invalidValue = "invalid-value"
     }
-    public var kind: Kind
+    package var kind: Kind
     /// Where in the response (JSON pointer).
-    public var pointer: String
+    package var pointer: String
     /// `VMRoutePath.points: String`.
-    public var field: String
-    public var message: String
+    package var field: String
+    package var message: String
 
-    public var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
+    package var description: String { "\(pointer.isEmpty ? "/" : pointer): \(message)" }
 }
 
 /// An issue carried inside a `DecodingError`'s `underlyingError`, so the recorder can tell its

@@ -15,17 +15,18 @@ extension ContractSuite {
         var notes: [String] = []
         var model: String?
         var modelDecodes: Bool?
+        var gapsUsed: [String] = []
     }
 
     /// Every check of one response: status, headers, JSON, schema of the documented status, code,
     /// semantic checks and the model.
     func checkResponse(name: String, endpoint: VMEndpoint, status: Int, headers: [String: String]?, data: Data,
-                       expect: Expectation, requestParameters: [(name: String, value: String)],
+                       expect: QueryExpectation, requestParameters: [(name: String, value: String)],
                        context: RunContext, accumulator: AgreementAccumulator) -> Checked {
         let models = context.models
         var out = Checked()
-        func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String) {
-            out.failures.append(ContractFailure(query: name, kind: kind, pointer: pointer, reason: reason))
+        func fail(_ kind: ContractFailure.Kind, _ pointer: String, _ reason: String, property: String? = nil, function: String? = nil) {
+            out.failures.append(ContractFailure(query: name, kind: kind, pointer: pointer, reason: reason, property: property, function: function))
         }
         let body = try? JSONParser.parse(data)
         out.body = body
@@ -89,7 +90,8 @@ extension ContractSuite {
                 // same code in-process), no polyline.
                 out.modelDecodes = false
                 let kind: ContractFailure.Kind = { if case .hung = verdict { return .hang } else { return .crash } }()
-                fail(kind, "", "\(model.decoderName) \(verdict.error ?? "") — input: the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))")
+                fail(kind, "", "\(model.decoderName) \(verdict.error ?? "") — input: the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))",
+                     function: model.decoderName)
                 return out
             case .decoded, .threw:
                 break
@@ -100,20 +102,23 @@ extension ContractSuite {
             if recording.decodes {
                 for issue in recording.issues { out.notes.append("\(model.name) \(issue) (JSONDecoder accepts it)") }
                 if endpoint.family == .route || endpoint.family == .tsp, let polyline = context.polyline {
-                    checkPolylines(body, decoder: polyline, context: context, fail: fail, note: { out.notes.append($0) })
+                    checkPolylines(body, query: name, decoder: polyline, context: context,
+                                   fail: { out.failures.append($0) }, note: { out.notes.append($0) })
                 }
             } else {
                 var reported = false
                 for issue in recording.issues {
                     if let gap = context.gaps.first(where: { $0.covers(model: model, pointer: issue.pointer, field: issue.field) }) {
-                        out.notes.append("\(gap.declaredBy) \(model.name) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
+                        out.notes.append("\(gap.declaredBy) (\(gap.id)) \(issue.pointer): \(issue.message)\(gap.reason.isEmpty ? "" : " — \(gap.reason)")")
+                        if !out.gapsUsed.contains(gap.id) { out.gapsUsed.append(gap.id) }
                     } else {
-                        fail(.model, issue.pointer, "\(model.name): \(issue.message)")
+                        fail(.model, issue.pointer, issue.message + Self.valuePreview(body, at: issue.pointer), property: Self.property(of: issue.field))
                     }
                     reported = true
                 }
                 if !reported {
-                    fail(.model, recording.decoderErrorPointer ?? "", "\(model.name) does not decode: \(recording.decoderError ?? "?")")
+                    fail(.model, recording.decoderErrorPointer ?? "", "\(model.name) does not decode: \(recording.decoderError ?? "?")",
+                         property: model.name)
                 }
             }
         }
@@ -123,36 +128,39 @@ extension ContractSuite {
     /// Runs the app's polyline decoder (each call in a child process) on every encoded
     /// `/paths/N/points`: a crash or hang fails; on a polyline the strict decoder reads, the points
     /// must agree within 1e-5°.
-    func checkPolylines(_ body: JSONValue, decoder: AppPolylineDecoder, context: RunContext,
-                        fail: (ContractFailure.Kind, String, String) -> Void, note: (String) -> Void) {
+    func checkPolylines(_ body: JSONValue, query: String, decoder: AppPolylineDecoder, context: RunContext,
+                        fail: (ContractFailure) -> Void, note: (String) -> Void) {
         for (index, path) in (body["paths"]?.arrayValue ?? []).enumerated() {
             guard let encoded = path["points"]?.stringValue else { continue }
             let pointer = "/paths/\(index)/points"
-            let input = Self.snippet(encoded)
+            let input = Self.exactInput(encoded)
+            func failure(_ kind: ContractFailure.Kind, _ reason: String) {
+                fail(ContractFailure(query: query, kind: kind, pointer: pointer, reason: reason, function: decoder.name))
+            }
             let strict = try? Polyline.decode(encoded, precision: 5)
             switch decoder.call(encoded, timeout: context.timeout, statistics: context.statistics) {
             case .crashed(let signal, let message):
-                fail(.crash, pointer, "\(decoder.name)(\(input)) crashed (\(IsolatedCall.describe(signal: signal)))\(message.isEmpty ? "" : ": " + message)")
+                failure(.crash, "\(decoder.name)(\(input)) crashed (\(IsolatedCall.describe(signal: signal))\(message.isEmpty ? ", no message)" : "): " + message)")
             case .hung(let seconds):
-                fail(.hang, pointer, "\(decoder.name)(\(input)) did not return within \(Int(seconds)) s (twice)")
+                failure(.hang, "\(decoder.name)(\(input)) did not return within \(Int(seconds)) s (twice)")
             case .failed(let reason):
-                fail(.crash, pointer, "\(decoder.name)(\(input)): \(reason)")
+                failure(.crash, "\(decoder.name)(\(input)): \(reason)")
             case .points(let points):
                 guard let strict else {
-                    note("\(decoder.name)(\(input)) returns \(points.count) points for a polyline the strict decoder rejects (no crash)")
+                    note("\(decoder.name)(\(Self.snippet(encoded))) returns \(points.count) points for a polyline the strict decoder rejects (no crash)")
                     continue
                 }
                 if points.count != strict.count {
-                    fail(.polyline, pointer, "\(decoder.name)(\(input)) gives \(points.count) points, the strict decoder \(strict.count)")
+                    failure(.polyline, "\(decoder.name)(\(input)) gives \(points.count) points, the strict decoder \(strict.count)")
                 } else if let i = Self.firstDifference(points, strict) {
-                    fail(.polyline, pointer, "\(decoder.name)(\(input)) point \(i) is \(points[i].lat),\(points[i].lng); the strict decoder gives \(strict[i].lat),\(strict[i].lng) (tolerance 1e-5)")
+                    failure(.polyline, "\(decoder.name)(\(input)) point \(i) is \(points[i].lat),\(points[i].lng); the strict decoder gives \(strict[i].lat),\(strict[i].lng) (tolerance 1e-5)")
                 }
             }
         }
     }
 
     /// The first point where the two decoders differ by more than 1e-5°.
-    static func firstDifference(_ app: [GeoPoint], _ strict: [Coordinate2D]) -> Int? {
+    static func firstDifference(_ app: [LatLng], _ strict: [Coordinate2D]) -> Int? {
         for i in app.indices {
             let latDelta: Double = abs(app[i].lat - strict[i].lat)
             let lngDelta: Double = abs(app[i].lng - strict[i].lng)
@@ -167,9 +175,38 @@ extension ContractSuite {
         return cut.debugDescription + (text.count > 60 ? " (\(text.count) characters)" : "")
     }
 
+    /// The input of a crash, quoted and escaped: whole up to 200 characters (a crash must be
+    /// reproducible from its line), else its first and last 80 with the length.
+    static func exactInput(_ text: String) -> String {
+        guard text.count > 200 else { return text.debugDescription }
+        return String(text.prefix(80)).debugDescription + "…" + String(text.suffix(80)).debugDescription + " (\(text.count) characters)"
+    }
+
+    /// `Type.property` of a recorded field (`VMPlaceDetail.lat: Double` → `VMPlaceDetail.lat`).
+    static func property(of field: String) -> String {
+        field.firstIndex(of: ":").map { String(field[..<$0]) } ?? field
+    }
+
+    /// ` (at /0/lat: null)`: the value at the failing pointer, or what encloses it when the key
+    /// is missing — the part of the body the finding is about, not its first bytes.
+    static func valuePreview(_ body: JSONValue, at pointer: String) -> String {
+        if let value = ContractPointer.resolve(pointer, in: body) {
+            return " (at \(pointer): \(previewText(value)))"
+        }
+        guard let slash = pointer.lastIndex(of: "/"), slash != pointer.startIndex || pointer.count > 1 else { return "" }
+        let parent = String(pointer[..<slash])
+        guard let enclosing = parent.isEmpty ? body : ContractPointer.resolve(parent, in: body) else { return "" }
+        return " (\(parent.isEmpty ? "/" : parent): \(previewText(enclosing)))"
+    }
+
+    private static func previewText(_ value: JSONValue) -> String {
+        let text = JSONSerializer.string(value)
+        return text.count > 100 ? String(text.prefix(100)) + "… (\(text.count) characters)" : text
+    }
+
     /// Checks one recorded fixture offline (schema, model, semantic checks).
     func check(_ fixture: ContractFixture, context: RunContext, accumulator: AgreementAccumulator) -> QueryResult {
-        let expect = Expectation(status: fixture.status, schema: fixture.schema, model: fixture.model, code: nil, checks: fixture.checks)
+        let expect = QueryExpectation(status: fixture.status, schema: fixture.schema, model: fixture.model, code: nil, checks: fixture.checks)
         let data = Data(JSONSerializer.bytes(fixture.body))
         var checked = checkResponse(name: "fixture:\(fixture.name)", endpoint: fixture.endpoint, status: fixture.status, headers: nil,
                                     data: data, expect: expect, requestParameters: fixture.parameters, context: context, accumulator: accumulator)
@@ -180,6 +217,6 @@ extension ContractSuite {
         }
         return QueryResult(name: "fixture:\(fixture.name)", endpoint: fixture.endpoint, request: nil, status: fixture.status,
                            body: fixture.body, duration: 0, failures: checked.failures, notes: checked.notes, model: checked.model,
-                           modelDecodes: checked.modelDecodes, skipped: nil)
+                           modelDecodes: checked.modelDecodes, skipped: nil, gapsUsed: checked.gapsUsed)
     }
 }

@@ -2,13 +2,18 @@ import Foundation
 import JSON
 import VietMapClient
 
-/// One scenario's run of the corpus.
+/// One scenario's run of the corpus: what it did to the app's models and code.
 public struct ScenarioReport: Sendable {
     public var name: String
     public var results: [QueryResult]
     public var duration: TimeInterval
     /// The models (and decoder) the answers went through: `route: MyApp.VMRouteResponse (the app's)`.
     public var models: [String] = ["the reference client's models"]
+    /// The client tag the run used (`scenario:NAME@TAG`), derived from the suite's seed.
+    public var tag: String = ""
+    /// False when the target's scenario states could not be reset before the run (no admin API):
+    /// stateful and seeded scenarios may then differ from run to run.
+    public var reproducible = true
 
     /// Kinds that break an app: a model that cannot decode a 200, its code crashing or hanging,
     /// its polyline decoder disagreeing with the strict one.
@@ -24,4 +29,18 @@ public struct ScenarioReport: Sendable {
     public var survives: Bool { modelBreaks.isEmpty }
     /// HTTP statuses seen, by count.
     public var statuses: [Int: Int] { results.compactMap(\.status).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+
+    /// Survives, breaks the models, or crashes the app's code (a crash or hang outweighs a model break).
+    public var outcome: ScenarioBaseline.Outcome {
+        if !crashes.isEmpty { return .crashes }
+        return survives ? .survives : .breaksModels
+    }
+    /// The model properties (`VMPlaceDetail.lat`) that broke, sorted.
+    public var breakingProperties: [String] {
+        Array(Set(modelBreaks.filter { $0.kind == .model || $0.kind == .polyline }.compactMap { $0.kind == .polyline ? $0.function : $0.property })).sorted()
+    }
+    /// The app's functions that crashed or hung, sorted.
+    public var crashingFunctions: [String] { Array(Set(crashes.compactMap(\.function))).sorted() }
+    /// The gaps findings of this run were accepted through (`VMRoutePath.points at /paths/*/points`), sorted.
+    public var gapsUsed: [String] { Array(Set(results.flatMap(\.gapsUsed))).sorted() }
 }

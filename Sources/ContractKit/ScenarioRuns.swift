@@ -9,15 +9,24 @@ import FoundationNetworking
 /// Scenarios: the corpus once per scenario of a simulator target, with the app's models.
 extension ContractSuite {
 
-    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG:KEY`, a fresh client state per
-    /// run) and reports which scenarios the models survive. Informational: nothing here fails a run.
+    /// Runs the corpus once per scenario (`apikey=scenario:NAME@TAG:KEY`) and reports what each
+    /// did to the models and the app's code. Nothing here fails a run by itself: compare the
+    /// reports with a `ScenarioBaseline` (`verify(_:scenarios:)` does) to make them a test.
+    ///
+    /// Reproducible: `TAG` is `contract-seed<options.seed>`, so every seeded draw of the simulator
+    /// (`probability`, latency distributions) depends only on the seed, and each scenario's client
+    /// state is reset through the admin API before its run; within a run the queries go one after
+    /// another in corpus order. The same binary, seed and target give the same findings on every
+    /// run. (A target without the admin API cannot be reset: the run then uses a fresh tag and
+    /// each report's `reproducible` is false.)
     /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
     public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
                              app: AppContract? = nil) async -> [ScenarioReport] {
         guard case .simulator(let url) = target else { return [] }
-        let base = context(models: models, app: app)
         let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
-        let tag = "contract-\(UInt32.random(in: 0...UInt32.max))"
+        let seeded = "contract-seed\(options.seed)"
+        let reset = await resetScenarioStates(url, names: names, tag: seeded)
+        let tag = reset ? seeded : seeded + "-run\(UInt32.random(in: 0...UInt32.max))"
         let limit = max(1, options.scenarioConcurrency)
         return await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
@@ -28,11 +37,13 @@ extension ContractSuite {
                 group.addTask {
                     let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout)
                     let started = Date()
-                    var context = base
-                    context.statistics = CallStatistics()
+                    let context = self.context(models: models, app: app, scenario: name)
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
-                    return (index, ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
-                                                  models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines))
+                    var report = ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
+                                                models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines)
+                    report.tag = tag
+                    report.reproducible = reset
+                    return (index, report)
                 }
             }
             while next < min(limit, names.count) { add(&group) }
@@ -42,6 +53,28 @@ extension ContractSuite {
             }
             return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
+    }
+
+    /// Forgets the simulator's state of every `scenario:NAME@TAG` client (`POST /__sim/reset`);
+    /// false when the target's admin API does not answer.
+    func resetScenarioStates(_ url: URL, names: [String], tag: String) async -> Bool {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        // Without the admin API a POST to /__sim/reset would be an ordinary request of the
+        // scenario its key names (one more draw): ask whether the admin API answers first.
+        guard let (_, probe) = try? await session.data(for: URLRequest(url: url.appendingPathComponent("__sim/active"), timeoutInterval: options.timeout)),
+              (probe as? HTTPURLResponse)?.statusCode == 200 else { return false }
+        for name in names {
+            var components = URLComponents(url: url.appendingPathComponent("__sim/reset"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "apikey", value: scenarioKey(name, tag: tag))]
+            guard let resetURL = components?.url else { return false }
+            var request = URLRequest(url: resetURL, timeoutInterval: options.timeout)
+            request.httpMethod = "POST"
+            request.setValue("1", forHTTPHeaderField: "X-VietMap-Sim-Admin")
+            guard let (_, response) = try? await session.data(for: request),
+                  (response as? HTTPURLResponse)?.statusCode == 200 else { return false }
+        }
+        return true
     }
 
     /// Every scenario the simulator target offers (`scenarioNames(directory: nil)`: its admin API

@@ -3,7 +3,7 @@ import JSON
 import VietMapClient
 
 /// Checks beyond shape, named in the corpus (`expect.checks`).
-public enum SemanticCheck: String, Sendable, CaseIterable {
+package enum SemanticCheck: String, Sendable, CaseIterable {
     // autocomplete
     case nonEmpty = "non-empty"
     case maxTenItems = "max-10-items"
@@ -32,7 +32,7 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
     case matrixDimensions = "matrix-dimensions"
 
     /// The endpoints whose answers the check reads (a corpus query may only name checks of its endpoint).
-    public var endpoints: Set<VMEndpoint> {
+    package var endpoints: Set<VMEndpoint> {
         switch self {
         case .nonEmpty, .maxTenItems, .dataOld, .dataNew: return Self.endpoints(of: [.autocomplete, .search, .reverse])
         case .newFormat, .oldFormat: return Self.endpoints(of: [.autocomplete, .search, .reverse, .migrateAddress])
@@ -51,7 +51,7 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
     }
 
     /// What the check asserts (for reports and the corpus documentation).
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .nonEmpty: return "at least one item"
         case .reverseEchoesPoint: return "at least one item; every item's (and variant's) lat/lng is the requested point"
@@ -79,10 +79,10 @@ public enum SemanticCheck: String, Sendable, CaseIterable {
 }
 
 /// A failed semantic check: where and why.
-public struct CheckFailure: Sendable, Equatable {
-    public var check: SemanticCheck
-    public var pointer: String
-    public var reason: String
+package struct CheckFailure: Sendable, Equatable {
+    package var check: SemanticCheck
+    package var pointer: String
+    package var reason: String
 }
 
 enum SemanticChecks {
@@ -106,7 +106,7 @@ enum SemanticChecks {
         switch family {
         case .autocomplete, .search: return autocomplete(check, body)
         case .place: return place(check, body)
-        case .route, .tsp: return route(check, body, requested: parameters.filter { $0.name == "point" }.compactMap { GeoPoint(latLng: $0.value) })
+        case .route, .tsp: return route(check, body, requested: parameters.filter { $0.name == "point" }.compactMap { LatLng(latLng: $0.value) })
         case .reverse:
             switch check {
             case .reverseEchoesPoint, .bothFormats: return ReverseChecks.run(check, body, parameters: parameters)
@@ -204,7 +204,7 @@ enum SemanticChecks {
 
     // MARK: route
 
-    private static func route(_ check: SemanticCheck, _ body: JSONValue, requested: [GeoPoint]) -> [(String, String)] {
+    private static func route(_ check: SemanticCheck, _ body: JSONValue, requested: [LatLng]) -> [(String, String)] {
         guard let paths = body["paths"]?.arrayValue, !paths.isEmpty else {
             return [("/paths", "no path to check (paths is \(body["paths"].map { JSONSerializer.string($0).prefix(20) } ?? "absent"))")]
         }
@@ -216,7 +216,7 @@ enum SemanticChecks {
         return out
     }
 
-    private static func routePath(_ check: SemanticCheck, _ path: JSONValue, at: String, requested: [GeoPoint]) -> [(String, String)] {
+    private static func routePath(_ check: SemanticCheck, _ path: JSONValue, at: String, requested: [LatLng]) -> [(String, String)] {
         let geometry = RouteGeometry.points(path["points"], name: "points")
         if check == .polyline {
             switch geometry {

@@ -78,7 +78,7 @@ final class ScenarioContractTests: XCTestCase {
         var report = try await ContractSimulator.fullRun.value
         report.scenarios = [try await run("autocomplete-no-ref-id", ["ac-no-focus"])]
         XCTAssertTrue(report.passed)
-        XCTAssertTrue(report.summary().contains("Scenarios (informational"))
+        XCTAssertTrue(report.summary().contains("Scenarios (client tag contract-seed1)"))
         XCTAssertTrue(report.summary().contains("autocomplete-no-ref-id") && report.summary().contains("MODELS BREAK"))
     }
 }

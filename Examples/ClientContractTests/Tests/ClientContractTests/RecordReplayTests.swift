@@ -12,7 +12,7 @@ final class RecordReplayTests: XCTestCase {
         let suite = try ContractSuite(target: .simulator(simulator.baseURL))
         // The whole corpus, the queries that send their own key (missing, empty, wrong → 401)
         // included: recordings keep answers that differ only in the key apart.
-        let queries = Set(suite.contracts.corpus.queries.map(\.name))
+        let queries = Set(suite.queryNames)
         let recorded = try await suite.record(into: folder, only: queries, app: App.contract)
         simulator.stop()
         XCTAssertTrue(recorded.passed, recorded.summary())
