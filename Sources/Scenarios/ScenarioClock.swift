@@ -35,20 +35,18 @@ public struct SystemScenarioClock: ScenarioClock {
 ///     XCTAssertTrue(clock.waitForPending(1))   // the answer is scheduled, not sent
 ///     clock.advance(byMilliseconds: 500)       // now it is sent
 ///
-/// `@unchecked Sendable`: `current`, `pending` and `nextOrder` are only touched under `condition`;
+/// `@unchecked Sendable`: `current` and `pending` are only touched under `condition`;
 /// work runs outside it (so work may read the clock and schedule more).
 public final class ManualScenarioClock: ScenarioClock, @unchecked Sendable {
     private struct Item {
         let deadline: UInt64
-        /// Breaks ties between equal deadlines: the order of scheduling.
-        let order: UInt64
         let work: @Sendable () -> Void
     }
 
     private let condition = NSCondition()
     private var current: UInt64 = 0
+    /// Ordered by deadline, equal ones in scheduling order.
     private var pending: [Item] = []
-    private var nextOrder: UInt64 = 0
 
     public init() {}
 
@@ -66,8 +64,13 @@ public final class ManualScenarioClock: ScenarioClock, @unchecked Sendable {
     public func schedule(afterMilliseconds milliseconds: Int, _ work: @escaping @Sendable () -> Void) {
         condition.withLock {
             let deadline = current &+ UInt64(max(0, milliseconds)) &* 1_000_000
-            pending.append(Item(deadline: deadline, order: nextOrder, work: work))
-            nextOrder &+= 1
+            // After every item due by then (equal deadlines keep the scheduling order).
+            var low = 0, high = pending.count
+            while low < high {
+                let middle = (low + high) / 2
+                if pending[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+            }
+            pending.insert(Item(deadline: deadline, work: work), at: low)
             condition.broadcast()
         }
     }
@@ -81,17 +84,11 @@ public final class ManualScenarioClock: ScenarioClock, @unchecked Sendable {
         let target = condition.withLock { current &+ UInt64(milliseconds) &* 1_000_000 }
         while true {
             let next: Item? = condition.withLock {
-                var first: Int?
-                for index in pending.indices where pending[index].deadline <= target {
-                    if let best = first,
-                       (pending[best].deadline, pending[best].order) <= (pending[index].deadline, pending[index].order) { continue }
-                    first = index
-                }
-                guard let first else {
+                guard let first = pending.first, first.deadline <= target else {
                     current = max(current, target)
                     return nil
                 }
-                let item = pending.remove(at: first)
+                let item = pending.removeFirst()
                 current = max(current, item.deadline)
                 return item
             }
