@@ -4,7 +4,7 @@ import Foundation
 /// `{"uniform": {"min": 100, "max": 400}}`, or
 /// `{"lognormal": {"median": 120, "p99": 900, "max": 3000}}` (`max` defaults to 2 × p99).
 ///
-/// The delay holds no thread: the answer is sent from a timer.
+/// The delay holds no thread: the answer is sent from a timer of the engine's `ScenarioClock`.
 enum DelaySpec: Sendable, Equatable {
     case fixed(Double)
     case uniform(min: Double, max: Double)

@@ -4,6 +4,9 @@ import Foundation
 /// private queue, no thread held between polls) and calls `onChange` when their names,
 /// modification times or sizes differ from the last poll.
 ///
+/// Real time on purpose, not the engine's `ScenarioClock`: this is file watching, not scenario
+/// time, so a test's manual clock does not drive it.
+///
 /// `@unchecked Sendable`: `lastFingerprint` is only touched on `queue`; `timer` is set once.
 final class DirectoryWatcher: @unchecked Sendable {
     private let directory: URL

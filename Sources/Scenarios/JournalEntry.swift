@@ -9,10 +9,10 @@ public struct JournalEntry: Sendable {
     /// Increases by one per request since the engine started (not reset by `clear`); assigned
     /// by `RequestJournal.record`.
     public internal(set) var sequence: Int
-    /// Wall-clock arrival time.
+    /// Wall-clock arrival time (for reading beside other logs; not the engine's clock).
     public let timestamp: Date
-    /// Arrival in milliseconds since the engine started (monotonic clock): compare these to
-    /// measure gaps between requests.
+    /// Arrival in milliseconds since the engine started (on its monotonic `ScenarioClock`):
+    /// compare these to measure gaps between requests.
     public let arrivalMilliseconds: Double
     public let method: String
     /// The path as sent (with any `/__scenario/NAME` prefix).

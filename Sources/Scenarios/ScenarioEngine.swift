@@ -14,7 +14,8 @@ public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HT
 /// in a journal, and serves the admin API under `/__sim/` behind `AdminGuard`.
 ///
 /// Decisions are taken atomically when a request arrives; delays and dribbled bodies are
-/// timers, so they hold no server thread.
+/// timers, so they hold no server thread. The engine reads time and schedules delayed answers
+/// only through `Configuration.clock` (dribbled bodies are paced by `HTTPServer`).
 ///
 ///     let engine = ScenarioEngine(configuration: .init(directory: URL(fileURLWithPath: "Scenarios")))
 ///     let server = HTTPServer(configuration: config, handler: engine.wrap(respond: service.respond(to:)))
@@ -58,10 +59,14 @@ public final class ScenarioEngine: @unchecked Sendable {
         /// The largest answer (bytes) a rule's mutation may produce; a patch that would pass it
         /// is stopped and answered with a 500 naming the rule (`ScenarioLimits.answerBytes` by default).
         public var answerSizeLimit: Int = ScenarioLimits.answerBytes
+        /// Arrival times, latencies, quota and burst windows, and delayed answers
+        /// (`ManualScenarioClock` in tests).
+        public var clock: any ScenarioClock
 
         public init(directory: URL? = nil, defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = false,
                     apiKeys: Set<String> = [], journalCapacity: Int = 10_000, journalBodyBudget: Int = 16 * 1024 * 1024,
-                    maxStates: Int = 10_000, adminToken: String? = nil, adminHosts: [String] = []) {
+                    maxStates: Int = 10_000, adminToken: String? = nil, adminHosts: [String] = [],
+                    clock: any ScenarioClock = SystemScenarioClock()) {
             self.directory = directory
             self.defaultScenario = defaultScenario
             self.seed = seed
@@ -72,6 +77,7 @@ public final class ScenarioEngine: @unchecked Sendable {
             self.maxStates = maxStates
             self.adminToken = adminToken
             self.adminHosts = adminHosts
+            self.clock = clock
         }
     }
 
@@ -83,11 +89,15 @@ public final class ScenarioEngine: @unchecked Sendable {
     private let states: StateRegistry
     private let reloading = NSLock()
     private let watcher = Locked<DirectoryWatcher?>(nil)
-    private let started = DispatchTime.now().uptimeNanoseconds
+    private let clock: any ScenarioClock
+    /// `clock.now` when the engine was made: the origin of the journal's `arrivalMilliseconds`.
+    private let started: UInt64
 
     /// An engine over a given library (for tests and embedding).
     public init(library: ScenarioLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.clock = configuration.clock
+        self.started = configuration.clock.now
         self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
         self.snapshot = Locked(library)
         self.active = Locked(configuration.defaultScenario)
@@ -163,7 +173,8 @@ public final class ScenarioEngine: @unchecked Sendable {
         }
     }
 
-    /// Reloads when the folder's scenario files change, polling every `interval` seconds.
+    /// Reloads when the folder's scenario files change, polling every `interval` seconds (a real
+    /// timer, not `configuration.clock`: it watches files, it is not scenario time).
     public func startWatching(interval: TimeInterval = 1) {
         guard let directory = configuration.directory else { return }
         let newWatcher = DirectoryWatcher(directory: directory, interval: interval) { [weak self] in
@@ -200,8 +211,8 @@ public final class ScenarioEngine: @unchecked Sendable {
         (states.count, states.capacity, states.evicted)
     }
 
-    /// Milliseconds since the engine started (the journal's clock).
-    func uptimeMilliseconds(_ nanoseconds: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Double {
+    /// Milliseconds from the engine's start to `nanoseconds` (a `clock.now`): the journal's time.
+    func uptimeMilliseconds(_ nanoseconds: UInt64) -> Double {
         Double(nanoseconds &- started) / 1e6
     }
 
@@ -217,7 +228,7 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     private func handle(_ request: HTTPRequest, inner: @escaping ScenarioInner,
                         reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let arrival = DispatchTime.now().uptimeNanoseconds
+        let arrival = clock.now
         if configuration.adminEnabled, AdminAPI.handles(request.path) {
             let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
             if let refusal = guardian.check(request) {
@@ -263,12 +274,12 @@ public final class ScenarioEngine: @unchecked Sendable {
         }
     }
 
-    /// Sends `response` after `delay` ms (from a timer: no thread waits) and completes its
+    /// Sends `response` after `delay` ms on the clock (a timer: no thread waits) and completes its
     /// journal entry first, so a client that got the answer finds it journaled.
     private func finish(_ response: HTTPResponse, delay: Int, sequence: Int, arrival: UInt64, note: String?,
                         reply: @escaping @Sendable (HTTPResponse) -> Void) {
         if delay > 0 {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
+            clock.schedule(afterMilliseconds: delay) { [self] in
                 send(response, sequence: sequence, arrival: arrival, note: note, reply: reply)
             }
         } else {
@@ -284,7 +295,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         case .closeWithoutResponse, .reset: status = 0
         default: status = response.status
         }
-        let latency = Double(DispatchTime.now().uptimeNanoseconds &- arrival) / 1e6
+        let latency = Double(clock.now &- arrival) / 1e6
         // An inner handler that answered from its fallback says so in this header (Capture).
         var remark = note
         if let fallback = response.headers[Self.fallbackHeader] {
@@ -323,6 +334,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             guard kept <= Self.journalQueryLimit else { cut = true; break }
             query.append(entry)
         }
+        // `timestamp` stays wall-clock time (the ISO `time` an admin lines up with other logs);
+        // arrival, latency and gaps, which tests compare, come from `clock`.
         var entry = JournalEntry(sequence: 0, timestamp: Date(), arrivalMilliseconds: uptimeMilliseconds(arrival),
                                  method: request.method, path: Self.journalValue(request.path), endpoint: endpoint, query: query,
                                  scenario: selection?.name, selectedBy: selection?.via.rawValue, client: selection?.client,

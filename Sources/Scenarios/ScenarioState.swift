@@ -20,7 +20,7 @@ final class ScenarioState: @unchecked Sendable {
     private struct RuleState {
         var calls = 0
         var acts = 0
-        /// Arrival times (uptime ns) of the latest matching calls, for `burst`.
+        /// Arrival times (`ScenarioClock` ns) of the latest matching calls, for `burst`.
         var recent: [UInt64] = []
         /// Quota windows by API key.
         var quota: [String: QuotaWindow] = [:]
@@ -40,7 +40,7 @@ final class ScenarioState: @unchecked Sendable {
     /// Picks the first rule that matches and whose `when` holds, and updates the counters.
     /// - Parameters:
     ///   - apiKey: the key as sent, for quotas.
-    ///   - now: the request's arrival (uptime nanoseconds).
+    ///   - now: the request's arrival (`ScenarioClock.now`, nanoseconds), for bursts and quotas.
     func decide(endpoint: APIEndpoint?, query: QueryParameters, apiKey: String, now: UInt64) -> Decision {
         lock.withLock {
             for index in scenario.index.candidates(endpoint: endpoint, query: query) {

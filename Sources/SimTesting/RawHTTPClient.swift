@@ -141,6 +141,15 @@ public final class RawHTTPClient {
         return Response(statusLine: statusLine, headers: headers, body: body, truncated: truncated)
     }
 
+    /// Whether anything (a byte, the end of the stream or an error) has arrived that was not
+    /// read yet; does not wait. For "no answer yet" checks.
+    public var hasReceivedSomething: Bool {
+        if !buffer.isEmpty || sawEOF { return true }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     /// Reads until EOF or an error; returns the bytes and the errno of a failed read.
     public func readToEnd() -> (data: Data, error: Int32?) {
         do {

@@ -12,9 +12,11 @@ import Glibc
 final class BuiltInScenarioTests: XCTestCase {
     private var server: HTTPServer!
     private var engine: ScenarioEngine!
+    /// The engine's time: it moves only when a test advances it.
+    private let clock = ManualScenarioClock()
 
     override func setUpWithError() throws {
-        engine = builtInEngine()
+        engine = builtInEngine(.init(clock: clock))
         server = try startServer(engine)
     }
 
@@ -87,10 +89,17 @@ final class BuiltInScenarioTests: XCTestCase {
         let statuses = try (0..<7).map { _ in try autocomplete("quota-429") }
         XCTAssertEqual(statuses.map(\.status), [200, 200, 200, 200, 200, 429, 429])
         try assertError(statuses[5], status: 429, code: "OVER_DAILY_LIMIT")
-        let retryAfter = try XCTUnwrap(statuses[5].header("Retry-After").flatMap { Int($0) })
-        XCTAssertTrue((86_300...86_400).contains(retryAfter), "Retry-After \(retryAfter)")
+        XCTAssertEqual(statuses[5].header("Retry-After"), "86400", "the whole window is left: no time passed")
         XCTAssertEqual(try get(server, "/api/autocomplete/v4?apikey=scenario:quota-429@other&text=ben").status, 200,
                        "another key has its own quota")
+        clock.advance(byMilliseconds: 86_399_000)
+        let late = try autocomplete("quota-429")
+        XCTAssertEqual(late.status, 429, "1 s before the window ends")
+        XCTAssertEqual(late.header("Retry-After"), "1")
+        clock.advance(byMilliseconds: 1_000)
+        XCTAssertEqual(try autocomplete("quota-429").status, 200, "the window reopened")
+        XCTAssertEqual(try (0..<5).map { _ in try autocomplete("quota-429").status }, [200, 200, 200, 200, 429],
+                       "a fresh window of five calls")
     }
 
     func testBurstThrottling400() throws {
@@ -103,44 +112,56 @@ final class BuiltInScenarioTests: XCTestCase {
         if let first = throttled.first {
             try assertError(first, status: 400, code: "INVALID_REQUEST", route: true)
         }
-        Thread.sleep(forTimeInterval: 0.65)
+        clock.advance(byMilliseconds: 600)
+        XCTAssertEqual(try get(server, target).status, 400, "600 ms later the first three are still within the window")
+        clock.advance(byMilliseconds: 1)
         XCTAssertNotEqual(try get(server, target).status, 400, "a request after a pause passes")
     }
 
     func testSlowAutocomplete() throws {
-        let started = Date()
-        let response = try autocomplete("slow-autocomplete")
-        let elapsed = Date().timeIntervalSince(started)
+        let (response, delay) = try getDelayed(server, "/api/autocomplete/v4?apikey=scenario:slow-autocomplete&text=ben%20thanh",
+                                               engine: engine, clock: clock)
         XCTAssertEqual(response.status, 200)
-        let delay = try XCTUnwrap(engine.journal.entries().last?.delayMilliseconds)
         XCTAssertTrue((700...1200).contains(delay), "delay \(delay)")
-        XCTAssertGreaterThanOrEqual(elapsed, Double(delay) / 1000 - 0.01)
-        let placeStart = Date()
-        XCTAssertEqual(try get(server, "/api/place/v4?apikey=scenario:slow-autocomplete&refid=\(refID())").status, 200)
-        XCTAssertLessThan(Date().timeIntervalSince(placeStart), 0.5, "place is not delayed")
+        XCTAssertEqual(engine.journal.entries().last?.latencyMilliseconds, Double(delay))
+        // Place answers without the clock moving (a delayed answer would never come).
+        XCTAssertEqual(try get(server, "/api/place/v4?apikey=scenario:slow-autocomplete&refid=\(refID())").status, 200,
+                       "place is not delayed")
+        XCTAssertEqual(clock.pendingCount, 0)
+    }
+
+    /// Sends `targets` at once (each on its own connection), waits until all their delayed answers
+    /// are scheduled on `clock`, advances it by `milliseconds` and reads the answers.
+    private func allDelayed(_ port: UInt16, _ targets: [String], clock: ManualScenarioClock,
+                            advancing milliseconds: Int) throws -> [RawHTTPClient.Response] {
+        let clients = try targets.map { target in
+            let client = try RawHTTPClient(port: port)
+            try client.get(target)
+            return client
+        }
+        XCTAssertTrue(clock.waitForPending(targets.count), "every answer is scheduled")
+        XCTAssertFalse(clients.contains { $0.hasReceivedSomething }, "no answer before the clock moves")
+        clock.advance(byMilliseconds: milliseconds)
+        return try clients.map { try $0.readResponse() }
     }
 
     func testLognormalLatencyIsSeededAndCapped() throws {
-        let port = server.port
         // 40 clients at once, each on its own key: each one's first delay depends only on its key.
-        let responses = try parallel(40) { index in
-            try fetch(port, "/api/autocomplete/v4?apikey=scenario:lognormal-latency@c\(index)&text=ben")
-        }
+        let targets = (0..<40).map { "/api/autocomplete/v4?apikey=scenario:lognormal-latency@c\($0)&text=ben" }
+        let responses = try allDelayed(server.port, targets, clock: clock, advancing: 2500)
         XCTAssertTrue(responses.allSatisfy { $0.status == 200 })
         let delays = Dictionary(uniqueKeysWithValues: engine.journal.entries().map { ($0.client ?? "", $0.delayMilliseconds ?? -1) })
         XCTAssertEqual(delays.count, 40)
-        XCTAssertTrue(delays.values.allSatisfy { (0...2500).contains($0) })
+        XCTAssertTrue(delays.values.allSatisfy { (1...2500).contains($0) })
         for entry in engine.journal.entries() {
-            XCTAssertGreaterThanOrEqual(entry.latencyMilliseconds ?? 0, Double(entry.delayMilliseconds ?? 0) - 1)
+            XCTAssertEqual(entry.latencyMilliseconds, entry.delayMilliseconds.map(Double.init), "latency is the delay, exactly")
         }
         let sorted = delays.values.sorted()
         XCTAssertTrue((60...350).contains(sorted[20]), "median \(sorted[20]) should be near 150: \(sorted)")
         // The same keys on a fresh engine draw the same delays.
-        let again = builtInEngine()
-        let againPort = try startServer(again).port
-        _ = try parallel(40) { index in
-            try fetch(againPort, "/api/autocomplete/v4?apikey=scenario:lognormal-latency@c\(index)&text=ben")
-        }
+        let againClock = ManualScenarioClock()
+        let again = builtInEngine(.init(clock: againClock))
+        _ = try allDelayed(try startServer(again).port, targets.reversed(), clock: againClock, advancing: 2500)
         let againDelays = Dictionary(uniqueKeysWithValues: again.journal.entries().map { ($0.client ?? "", $0.delayMilliseconds ?? -1) })
         XCTAssertEqual(againDelays, delays)
     }

@@ -6,11 +6,14 @@ import XCTest
 /// The request journal: what an app asked for, when, and what it got.
 final class JournalTests: XCTestCase {
     func testCountsFindsAndDebounceGaps() throws {
-        let engine = builtInEngine()
+        let clock = ManualScenarioClock()
+        let engine = builtInEngine(.init(clock: clock))
         let server = try startServer(engine)
+        var delays: [Int] = []
         for (index, text) in ["b", "be", "ben"].enumerated() {
-            if index > 0 { Thread.sleep(forTimeInterval: 0.15) }
-            _ = try get(server, "/api/autocomplete/v4?apikey=scenario:slow-autocomplete@typing&text=\(text)&focus=10.77,106.70")
+            if index > 0 { clock.advance(byMilliseconds: 150) }
+            let target = "/api/autocomplete/v4?apikey=scenario:slow-autocomplete@typing&text=\(text)&focus=10.77,106.70"
+            delays.append(try getDelayed(server, target, engine: engine, clock: clock).delay)
         }
         _ = try get(server, "/api/route/v4?apikey=k&\(TestSimulator.routeQuery)&vehicle=truck")
         let journal = engine.journal
@@ -19,14 +22,15 @@ final class JournalTests: XCTestCase {
         XCTAssertEqual(journal.count(matching: JournalQuery(parameters: [("focus", nil)])), 3)
         let gaps = journal.arrivalGaps(matching: JournalQuery(endpoint: .autocomplete, client: "typing"))
         XCTAssertEqual(gaps.count, 2)
-        // Requests are sequential and each waits ≥ 700 ms, so arrivals are ≥ 850 ms apart.
-        XCTAssertTrue(gaps.allSatisfy { $0 >= 850 }, "\(gaps)")
+        // Requests are sequential: each arrives 150 ms after the previous answer, which took its delay.
+        XCTAssertEqual(gaps, delays.dropLast().map { Double($0 + 150) })
+        XCTAssertTrue(gaps.allSatisfy { $0 >= 850 }, "each waits ≥ 700 ms: \(gaps)")
         let entry = try XCTUnwrap(journal.entries(matching: JournalQuery(client: "typing")).first)
         XCTAssertEqual(entry.scenario, "slow-autocomplete")
         XCTAssertEqual(entry.selectedBy, "apikey")
         XCTAssertEqual(entry.rule, "#0")
         XCTAssertEqual(entry.status, 200)
-        XCTAssertGreaterThanOrEqual(entry.latencyMilliseconds ?? 0, 700)
+        XCTAssertEqual(entry.latencyMilliseconds, Double(delays[0]))
         XCTAssertEqual(entry.value(of: "text"), "b")
         XCTAssertEqual(journal.entries().last?.value(of: "apikey"), "***")
         XCTAssertNil(journal.entries().last?.scenario)

@@ -79,6 +79,24 @@ extension XCTestCase {
         try request(server, method, target, body: body, headers: ["X-VietMap-Sim-Admin: 1"])
     }
 
+    /// GET `target` with a delayed answer on a `clock`-driven engine: waits until the request
+    /// reached `engine` and its answer is scheduled, checks that nothing is sent 1 ms before the
+    /// delay the journal shows, then advances the last millisecond and reads the answer. The
+    /// clock ends exactly `delay` later than it started.
+    func getDelayed(_ server: HTTPServer, _ target: String, engine: ScenarioEngine, clock: ManualScenarioClock,
+                    file: StaticString = #filePath, line: UInt = #line) throws -> (response: RawHTTPClient.Response, delay: Int) {
+        let client = try RawHTTPClient(port: server.port)
+        let pending = clock.pendingCount
+        try client.get(target)
+        XCTAssertTrue(clock.waitForPending(pending + 1), "the delayed answer was scheduled", file: file, line: line)
+        let delay = try XCTUnwrap(engine.journal.entries().last?.delayMilliseconds, file: file, line: line)
+        XCTAssertGreaterThan(delay, 0, file: file, line: line)
+        clock.advance(byMilliseconds: delay - 1)
+        XCTAssertFalse(client.hasReceivedSomething, "no answer 1 ms before the delay", file: file, line: line)
+        clock.advance(byMilliseconds: 1)
+        return (try client.readResponse(), delay)
+    }
+
     /// The route answer, or a skip while `/api/route/v4` is not implemented (the inner answer is 404).
     func routeOrSkip(_ server: HTTPServer, _ target: String) throws -> RawHTTPClient.Response {
         let response = try get(server, target)
