@@ -13,6 +13,10 @@ public struct ContractModel: Sendable {
     /// The full type name: `MyApp.VMRouteResponse`, `[MyApp.VMSearchItem]`; the reference
     /// client's models without their module (`VMRouteResponse`).
     public let name: String
+    /// The name without modules, as the app's code spells it: `[VMSearchItem]`, `VMRouteResponse`.
+    public var shortName: String {
+        name.replacingOccurrences(of: #"\b[A-Za-z_][A-Za-z0-9_]*\."#, with: "", options: .regularExpression)
+    }
     /// The metatype's identity.
     package let typeID: ObjectIdentifier
     /// One of the reference client's (`VietMapClient`) models.

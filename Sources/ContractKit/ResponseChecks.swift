@@ -54,7 +54,7 @@ extension ContractSuite {
             if status == 200, let declared = expect.model, let model = models[endpoint] ?? ContractModel.reference[declared] {
                 out.model = model.name
                 out.modelDecodes = false
-                fail(.model, "", "\(model.name) cannot decode an HTTP 200 whose body is not JSON")
+                fail(.model, "", "\(model.shortName) cannot decode an HTTP 200 whose body is not JSON", property: model.shortName)
             }
             return out
         }
@@ -117,8 +117,8 @@ extension ContractSuite {
                     reported = true
                 }
                 if !reported {
-                    fail(.model, recording.decoderErrorPointer ?? "", "\(model.name) does not decode: \(recording.decoderError ?? "?")",
-                         property: model.name)
+                    fail(.model, recording.decoderErrorPointer ?? "", "\(model.shortName) does not decode: \(recording.decoderError ?? "?")",
+                         property: model.shortName)
                 }
             }
         }
@@ -201,7 +201,7 @@ extension ContractSuite {
 
     private static func previewText(_ value: JSONValue) -> String {
         let text = JSONSerializer.string(value)
-        return text.count > 100 ? String(text.prefix(100)) + "… (\(text.count) characters)" : text
+        return text.count > 72 ? String(text.prefix(72)) + "… (\(text.count) characters)" : text
     }
 
     /// Checks one recorded fixture offline (schema, model, semantic checks).

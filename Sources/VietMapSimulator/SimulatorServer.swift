@@ -29,7 +29,17 @@ public final class SimulatorServer: @unchecked Sendable {
     /// dataset, every API key accepted, the built-in scenarios, admin API on.
     public struct Configuration: Sendable {
         /// Host, port (0 = a free one), threads and the HTTP limits.
-        public var http: HTTPServerConfiguration
+        package var http: HTTPServerConfiguration
+        /// The address to listen on (default loopback).
+        public var host: String {
+            get { http.host }
+            set { http.host = newValue }
+        }
+        /// The port; 0 takes a free one (`SimulatorServer.port` says which).
+        public var port: UInt16 {
+            get { http.port }
+            set { http.port = newValue }
+        }
         /// A dataset file (`vietmap-sim import`); nil builds/reuses the default dataset.
         public var databasePath: String?
         /// Where the default dataset is cached; nil = `DatasetCache.defaultDirectory()`.
@@ -57,9 +67,23 @@ public final class SimulatorServer: @unchecked Sendable {
         public var adminToken: String?
         /// What answers the three endpoints behind the scenario engine; nil = the simulator's own
         /// service. `serve --upstream/--replay` put a `Capture` proxy or replay here.
-        public var endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)?
+        package var endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)?
 
-        public init(http: HTTPServerConfiguration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 4),
+        /// - Parameters: every one as the property of the same name.
+        public init(host: String = "127.0.0.1", port: UInt16 = 0,
+                    databasePath: String? = nil, datasetCacheDirectory: URL? = nil, apiKeys: [String] = [],
+                    maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
+                    includeBuiltInScenarios: Bool = true, scenariosDirectory: URL? = nil, watchScenarios: Bool = false,
+                    defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = true, adminToken: String? = nil) {
+            self.init(http: HTTPServerConfiguration(host: host, port: port, threads: 4), databasePath: databasePath,
+                      datasetCacheDirectory: datasetCacheDirectory, apiKeys: apiKeys, maxRoutePoints: maxRoutePoints,
+                      maxSnapDistanceMeters: maxSnapDistanceMeters, includeBuiltInScenarios: includeBuiltInScenarios,
+                      scenariosDirectory: scenariosDirectory, watchScenarios: watchScenarios, defaultScenario: defaultScenario,
+                      seed: seed, adminEnabled: adminEnabled, adminToken: adminToken, endpoints: nil)
+        }
+
+        /// The whole configuration, HTTP limits and endpoint handler included (the CLI's).
+        package init(http: HTTPServerConfiguration,
                     databasePath: String? = nil, datasetCacheDirectory: URL? = nil, apiKeys: [String] = [],
                     maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
                     includeBuiltInScenarios: Bool = true, scenariosDirectory: URL? = nil, watchScenarios: Bool = false,
@@ -92,8 +116,8 @@ public final class SimulatorServer: @unchecked Sendable {
     /// `http://HOST:PORT` (IPv6 hosts in brackets).
     public let baseURL: URL
     public let port: UInt16
-    public let service: VietMapService
-    public let engine: ScenarioEngine
+    package let service: VietMapService
+    package let engine: ScenarioEngine
     /// The dataset file served.
     public let databasePath: String
     /// Scenarios loaded from the built-in set and from `scenariosDirectory` (after overrides).
@@ -126,7 +150,7 @@ public final class SimulatorServer: @unchecked Sendable {
                 guard info.schemaVersion != nil else {
                     throw StartError("\(path): the file has no dataset metadata (meta.schema_version); \(reimport)")
                 }
-                try DatasetInfo.validate(path: path)
+                _ = try DatasetInfo.validate(path: path)
             } catch let error as DatasetError where error.code == .damaged || error.code == .database {
                 throw StartError("\(path): \(error.message); \(reimport)")
             }
@@ -205,7 +229,10 @@ public final class SimulatorServer: @unchecked Sendable {
     deinit { stop() }
 
     /// Problems of scenario files that did not load.
-    public var scenarioIssues: [ScenarioIssue] { engine.library.issues }
+    package var scenarioIssues: [ScenarioIssue] { engine.library.issues }
+
+    /// Problems of scenario files that did not load, one line each (`file: where: what`).
+    public var scenarioProblems: [String] { engine.library.issues.map(\.description) }
 
     /// Where the scenarios came from, for start-up output:
     /// `21 scenarios (built-in 19, /path/Scenarios 2)`.

@@ -7,7 +7,7 @@ import Foundation
 /// live service and reports; exit 0 when everything holds, 1 on contract failures, 2 on usage errors.
 enum ContractCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout"],
+        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout", "baseline", "seed"],
                                                boolean: ["help", "scenarios", "pending"])
         if options.has("help") { print(Usage.contract); return 0 }
         guard options.positionals.isEmpty else {
@@ -28,12 +28,21 @@ enum ContractCommand {
             }
             timeout = value
         }
+        var chosenSeed: UInt64 = 1
+        if let text = options.value("seed") {
+            guard let value = UInt64(text) else {
+                throw CommandLineArguments.UsageError(description: "--seed must be a non-negative integer, got '\(text)'")
+            }
+            chosenSeed = value
+        }
+        let seed = chosenSeed
+        let baseline = options.value("baseline").map { ScenarioBaseline(file: URL(fileURLWithPath: $0)) }
         let target: ContractSuite.Target
         if targetText == "live" {
             guard let apiKey else {
                 throw CommandLineArguments.UsageError(description: "--target live needs an API key: pass --api-key KEY or set VIETMAP_API_KEY")
             }
-            if options.has("scenarios") {
+            if options.has("scenarios") || baseline != nil {
                 throw CommandLineArguments.UsageError(description: "--scenarios needs a simulator target (scenarios are the simulator's fault injection)")
             }
             target = .live(apiKey: apiKey)
@@ -53,10 +62,10 @@ enum ContractCommand {
         }
         let suite = try ContractSuite(target: target, contracts: contracts,
                                       options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout,
-                                                     runPending: options.has("pending")))
+                                                     runPending: options.has("pending"), seed: seed))
         let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
             .first { FileManager.default.fileExists(atPath: $0.path) } ?? BuiltInScenarios.directory
-        let wantScenarios = options.has("scenarios")
+        let wantScenarios = options.has("scenarios") || baseline != nil
 
         let report = blocking { () async -> ContractReport in
             var report = await suite.run()
@@ -64,8 +73,17 @@ enum ContractCommand {
                 do {
                     let names = try await suite.scenarioNames(directory: scenariosDirectory)
                     report.scenarios = await suite.runScenarios(names)
+                    report.scenarioSeed = seed
+                    if let baseline {
+                        let verdict = baseline.compare(report.scenarios, seed: seed, environment: ProcessInfo.processInfo.environment)
+                        report.baselineFailures = verdict.failures
+                        report.baselineNotes = verdict.notes
+                    }
                 } catch {
                     report.scenarioNote = "\(error)"
+                    if baseline != nil {
+                        report.baselineFailures = [ContractFailure(query: "scenarios", kind: .baseline, reason: "not run: \(error)")]
+                    }
                 }
             }
             return report
@@ -108,7 +126,8 @@ private final class ResultBox<T>: @unchecked Sendable {
 extension Usage {
     static let contract = """
         USAGE: vietmap-sim contract --target URL|live [--api-key KEY] [--queries FILE] [--contracts DIR]
-                                    [--junit PATH] [--json PATH] [--scenarios] [--pending] [--timeout S]
+                                    [--junit PATH] [--json PATH] [--scenarios] [--baseline FILE] [--seed N]
+                                    [--pending] [--timeout S]
 
         Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
         each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
@@ -126,8 +145,14 @@ extension Usage {
           --json PATH        also write a JSON report
           --scenarios        simulator only: run the corpus again under every scenario
                              (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show
-                             which ones the reference models survive — informational, never changes
-                             the exit status
+                             what each does to the reference models; without --baseline it never
+                             changes the exit status
+          --baseline FILE    simulator only, implies --scenarios: compare each scenario's outcome
+                             (survives / breaks-models / crashes) with FILE and exit 1 when one
+                             differs; a missing FILE is written from this run (unless $CI is set),
+                             VIETMAP_SIM_UPDATE_BASELINE=1 rewrites it
+          --seed N           seed of the scenario runs (default 1): the same seed and target give
+                             the same findings on every run
           --pending          also run the corpus' "pending" queries (endpoints not served yet, e.g.
                              matrix and tsp); they are skipped otherwise
           --timeout S        per-request timeout in seconds (default 15)
