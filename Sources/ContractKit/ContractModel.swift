@@ -14,7 +14,9 @@ public struct ContractModel: Sendable {
     /// client's models without their module (`VMRouteResponse`).
     public let name: String
     /// The name without modules, as the app's code spells it: `[VMSearchItem]`, `VMRouteResponse`.
-    public var shortName: String {
+    public var shortName: String { Self.withoutModules(name) }
+
+    static func withoutModules(_ name: String) -> String {
         name.replacingOccurrences(of: #"\b[A-Za-z_][A-Za-z0-9_]*\."#, with: "", options: .regularExpression)
     }
     /// The metatype's identity.
@@ -45,7 +47,8 @@ public struct ContractModel: Sendable {
         typeID = ObjectIdentifier(T.self)
         let isReference = ContractModel.referenceTypeIDs.contains(typeID)
         self.name = Self.canonical(name ?? prettyTypeName(String(reflecting: T.self)))
-        self.decoderName = decoderName ?? (decode == nil ? "JSONDecoder().decode(\(self.name).self)" : "the decode closure of \(self.name)")
+        let short = Self.withoutModules(self.name)
+        self.decoderName = decoderName ?? (decode == nil ? "JSONDecoder().decode(\(short).self)" : "the decode closure of \(short)")
         let decodeBody: (Data) throws -> Void
         if let decode {
             decodeBody = { data in _ = try decode(data) }
@@ -197,6 +200,24 @@ package final class ModelRecorder: @unchecked Sendable {
     /// (the verdict an app gets; an app's model: its decoding, in a child process).
     package func walk(_ json: JSONValue, data: Data? = nil) -> ModelRecording {
         walk(json, data: data, verdict: nil)
+    }
+
+    /// Where the app's decoding of `json` traps: the model's `init(from:)` run in a child process
+    /// under a recording decoder that reports each location as it is read; the last one read
+    /// before the crash. Nil when it does not crash there (e.g. the trap is in a `decode:` closure).
+    func crashLocation(_ json: JSONValue, timeout: TimeInterval, statistics: CallStatistics?) -> String? {
+        let model = self.model
+        let (outcome, last) = IsolatedCall.traced(timeout: timeout, statistics: statistics) { trace in
+            let session = RecordingSession()
+            withoutActuallyEscaping(trace) { trace in
+                session.trace = trace
+                    let decoder = RecordingDecoder(session: session, value: json, pointer: "", node: ShapeNode(), codingPath: [], depth: 0, label: model.name)
+                _ = try? model.record(decoder)
+                session.trace = nil
+            }
+        }
+        guard case .crashed = outcome else { return nil }
+        return last
     }
 
     func walk(_ json: JSONValue, data: Data?, verdict: DecodeVerdict?) -> ModelRecording {

@@ -48,12 +48,37 @@ enum IsolatedCall {
 
     /// Runs `body` in a child; `statistics` counts the call and its time (fork to reap).
     static func run(timeout: TimeInterval, statistics: CallStatistics? = nil, _ body: () -> Data) -> Outcome {
-        let first = runOnce(timeout: timeout, statistics: statistics, body)
-        if case .hung = first { return runOnce(timeout: timeout, statistics: statistics, body) }
+        let first = runOnce(timeout: timeout, statistics: statistics, body).outcome
+        if case .hung = first { return runOnce(timeout: timeout, statistics: statistics, body).outcome }
         return first
     }
 
-    private static func runOnce(timeout: TimeInterval, statistics: CallStatistics?, _ body: () -> Data) -> Outcome {
+    /// Runs `body` in a child that reports its progress as it goes: each `trace(line)` reaches the
+    /// parent at once, so when the child crashes the last line says where it was. Returns how the
+    /// call ended and the last line traced (no retry: a diagnosis, not a verdict).
+    static func traced(timeout: TimeInterval, statistics: CallStatistics? = nil,
+                       _ body: (_ trace: (String) -> Void) -> Void) -> (outcome: Outcome, lastTrace: String?) {
+        let (outcome, bytes) = runOnce(timeout: timeout, statistics: statistics) {
+            body { line in
+                var text = Array((line + "\n").utf8)
+                text.withUnsafeMutableBytes { buffer in
+                    var offset = 0
+                    while offset < buffer.count {
+                        let written = write(3, buffer.baseAddress! + offset, buffer.count - offset)
+                        if written <= 0 { return }
+                        offset += written
+                    }
+                }
+            }
+            return Data()
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // The last complete line (a crash may cut the one being written).
+        let complete = lines.dropLast()
+        return (outcome, complete.last.map(String.init))
+    }
+
+    private static func runOnce(timeout: TimeInterval, statistics: CallStatistics?, _ body: () -> Data) -> (outcome: Outcome, bytes: Data) {
         let started = DispatchTime.now().uptimeNanoseconds
         defer { statistics?.add(nanoseconds: DispatchTime.now().uptimeNanoseconds - started) }
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
@@ -61,12 +86,12 @@ enum IsolatedCall {
         forkLock.lock()
         guard pipe(&output) == 0 else {
             forkLock.unlock()
-            return .failed("pipe: \(String(cString: strerror(errno)))")
+            return (.failed("pipe: \(String(cString: strerror(errno)))"), Data())
         }
         guard pipe(&errors) == 0 else {
             close(output[0]); close(output[1])
             forkLock.unlock()
-            return .failed("pipe: \(String(cString: strerror(errno)))")
+            return (.failed("pipe: \(String(cString: strerror(errno)))"), Data())
         }
         for fd in output + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         fflush(nil)  // buffered output must not be written twice
@@ -101,7 +126,7 @@ enum IsolatedCall {
         close(errors[1])
         forkLock.unlock()
         defer { close(output[0]); close(errors[0]) }
-        guard pid > 0 else { return .failed("fork: \(String(cString: strerror(errno)))") }
+        guard pid > 0 else { return (.failed("fork: \(String(cString: strerror(errno)))"), Data()) }
 
         var result = Data(), stderrText = Data()
         var open = [output[0]: true, errors[0]: true]
@@ -113,7 +138,7 @@ enum IsolatedCall {
                 kill(pid, SIGKILL)
                 var status: Int32 = 0
                 waitpid(pid, &status, 0)
-                return .hung(seconds: timeout)
+                return (.hung(seconds: timeout), result)
             }
             var fds = open.filter(\.value).map { pollfd(fd: $0.key, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000) + 1)
@@ -132,10 +157,10 @@ enum IsolatedCall {
         let message = String(decoding: stderrText, as: UTF8.self)
             .split(separator: "\n").suffix(3).joined(separator: " | ")
         let signalled = status & 0x7f, code = (status >> 8) & 0xff
-        if signalled != 0 { return .crashed(signal: signalled, message: message) }
-        if code == 0 { return .returned(result) }
-        if code > 128 && code < 128 + 65 { return .crashed(signal: code - 128, message: message) }
-        return .failed("the child exited with code \(code)\(message.isEmpty ? "" : ": " + message)")
+        if signalled != 0 { return (.crashed(signal: signalled, message: message), result) }
+        if code == 0 { return (.returned(result), result) }
+        if code > 128 && code < 128 + 65 { return (.crashed(signal: code - 128, message: message), result) }
+        return (.failed("the child exited with code \(code)\(message.isEmpty ? "" : ": " + message)"), result)
     }
 
     /// Held from `pipe` to the parent's close of the child's ends (see the type's comment).

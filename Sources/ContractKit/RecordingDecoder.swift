@@ -106,7 +106,11 @@ final class RecordingSession {
         if !issues.contains(where: { $0.pointer == issue.pointer && $0.kind == issue.kind }) { issues.append(issue) }
     }
 
+    /// Told every location the model reads, as it reads it (crash diagnosis in a child process).
+    var trace: ((String) -> Void)?
+
     func visit(_ pointer: String, present: [String]) {
+        trace?(pointer)
         objects[pointer, default: ([], [])].present.formUnion(present)
     }
 
@@ -328,6 +332,7 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The value at `key` (nil: synthetic), or nil-nil when absent/null for an optional request.
     private func childDecoder(_ key: Key, swiftType: String, required: Bool) throws -> RecordingDecoder? {
         let (field, pointer, label) = entry(key, swiftType: swiftType, required: required)
+        decoder.session.trace?(pointer)
         if decoder.synthetic || decoder.session.patched.contains(pointer) {
             if !required && decoder.depth > probeDepthLimit { return nil }
             return decoder.child(nil, pointer: pointer, node: field.node, key: key, label: label)

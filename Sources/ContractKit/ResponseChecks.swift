@@ -90,8 +90,13 @@ extension ContractSuite {
                 // same code in-process), no polyline.
                 out.modelDecodes = false
                 let kind: ContractFailure.Kind = { if case .hung = verdict { return .hang } else { return .crash } }()
-                fail(kind, "", "\(model.decoderName) \(verdict.error ?? "") — input: the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))",
-                     function: model.decoderName)
+                var input = "the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))"
+                var pointer = ""
+                if case .crashed = verdict, let at = accumulator.recorder(for: model).crashLocation(body, timeout: context.timeout, statistics: context.statistics) {
+                    pointer = at
+                    input = "the \(data.count)-byte body, last read at \(at.isEmpty ? "/" : at)\(Self.valuePreview(body, at: at))"
+                }
+                fail(kind, pointer, "\(model.decoderName) \(verdict.error ?? "") — input: \(input)", function: model.decoderName)
                 return out
             case .decoded, .threw:
                 break

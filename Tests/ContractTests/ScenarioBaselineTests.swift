@@ -125,6 +125,26 @@ final class ScenarioBaselineTests: XCTestCase {
         XCTAssertEqual(ContractSuite.unusedGaps(scoped.acceptedGaps, report: contractRun, scenariosRun: false), [])
     }
 
+    /// A model whose own `init(from:)` traps: the crash line names where the app's code was reading
+    /// (the last key its decoding asked for) and shows the value there, not the body's first bytes.
+    func testAModelCrashNamesTheLocationItWasReading() async throws {
+        struct TrappingPlace: Decodable {
+            let lat: Double
+            enum Key: String, CodingKey { case lat }
+            init(from decoder: Decoder) throws {
+                let raw = try decoder.container(keyedBy: Key.self).decodeIfPresent(Double.self, forKey: .lat)
+                lat = raw!
+            }
+        }
+        let app = AppContract(place: .model(TrappingPlace.self))
+        let reports = try await ContractSimulator.get().suite().runScenarios(["place-null-latlng"], only: ["place-from-autocomplete"], app: app)
+        let crash = try XCTUnwrap(reports.first?.crashes.first)
+        XCTAssertEqual(crash.pointer, "/lat")
+        XCTAssertEqual(crash.function, "JSONDecoder().decode(TrappingPlace.self)")
+        XCTAssertTrue(crash.reason.contains("crashed (SIG"), crash.reason)
+        XCTAssertTrue(crash.reason.hasSuffix("— input: the \(crash.reason.split(separator: "—").last!.split(separator: " ")[2]) body, last read at /lat (at /lat: null)"), crash.reason)
+    }
+
     /// One line per finding kind and query: an app that requires a key every item lacks gives one
     /// line for the query, with the count and the first pointers.
     func testFindingsAreGroupedPerQueryAndKind() async throws {
