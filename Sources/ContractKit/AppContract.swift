@@ -34,6 +34,14 @@ public struct AppContract: Sendable {
         self.acceptedGaps = acceptedGaps
     }
 
+    /// Every endpoint's answers through one decoder command (`vietmap-sim contract --decoder`).
+    package init(decoder: ExternalDecoder, acceptedGaps: [AcceptedGap] = []) {
+        let model = ContractModel(external: decoder)
+        self.models = Dictionary(uniqueKeysWithValues: VMEndpoint.allCases.map { ($0, model) })
+        self.polyline = nil
+        self.acceptedGaps = acceptedGaps
+    }
+
     /// The gap rules of this app: its accepted gaps, for its models (by type identity).
     var gapRules: [GapRule] {
         let ids = Set(models.values.map(\.typeID))

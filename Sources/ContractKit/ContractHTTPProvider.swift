@@ -15,7 +15,8 @@ package struct ContractHTTPProvider: VietMapProvider {
     private let keyed: HTTPVietMapProvider
     private let keyless: HTTPVietMapProvider
 
-    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15) {
+    /// - Parameter paceMilliseconds: asks a simulator for paced scenario time (`X-VietMap-Sim-Pace`).
+    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         let configuration = URLSessionConfiguration.ephemeral
@@ -25,7 +26,9 @@ package struct ContractHTTPProvider: VietMapProvider {
         // One connection per request: a reused keep-alive connection that the server closed in the
         // meantime makes the client resend the request, and a resent request is one more draw of
         // a seeded scenario — runs would stop being reproducible.
-        configuration.httpAdditionalHeaders = ["Connection": "close"]
+        var headers = ["Connection": "close"]
+        if let paceMilliseconds { headers["X-VietMap-Sim-Pace"] = String(paceMilliseconds) }
+        configuration.httpAdditionalHeaders = headers
         let session = URLSession(configuration: configuration)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)

@@ -26,6 +26,8 @@ public struct ContractModel: Sendable {
     /// What the app's decoding is called in findings (`JSONDecoder().decode(MyApp.VMRouteResponse.self)`).
     package let decoderName: String
     private let box: Box
+    /// A decoder in another language (`vietmap-sim contract --decoder`) instead of a Swift type.
+    package let external: ExternalDecoder?
 
     /// The type-erased operations. `@unchecked Sendable`: it only holds a metatype (immutable,
     /// shareable) and the app's `@Sendable` decode closure.
@@ -55,12 +57,22 @@ public struct ContractModel: Sendable {
         } else {
             decodeBody = { data in _ = try JSONDecoder().decode(T.self, from: data) }
         }
+        external = nil
         box = Box(
             decode: { data, timeout, statistics in
                 if isReference { return DecodeVerdict(catching: { try decodeBody(data) }) }
                 return DecodeVerdict.isolated(timeout: timeout, statistics: statistics) { try decodeBody(data) }
             },
             record: { decoder in _ = try decoder.decode(T.self) })
+    }
+
+    /// An app's decoder in any language: a command run once per answer (`ExternalDecoder`).
+    package init(external decoder: ExternalDecoder) {
+        typeID = ObjectIdentifier(decoder.token)
+        name = decoder.name
+        decoderName = decoder.name
+        external = decoder
+        box = Box(decode: { _, _, _ in .decoded }, record: { _ in })
     }
 
     /// `ContractModel.model([VMSearchItem].self)`: an app's model.

@@ -89,7 +89,7 @@ public struct ContractReport: Sendable {
             lines.append("models: " + appModels.joined(separator: "; "))
         }
         if isolatedCalls > 0 {
-            lines.append(String(format: "app code: %d calls, each in a forked child process (%.1f ms per call, %.1f s in all)",
+            lines.append(String(format: "app code: %d calls, each in a process of its own (%.1f ms per call, %.1f s in all)",
                                 isolatedCalls, isolatedSeconds * 1000 / Double(isolatedCalls), isolatedSeconds))
         }
         if !models.isEmpty {

@@ -164,7 +164,7 @@ enum IsolatedCall {
     }
 
     /// Held from `pipe` to the parent's close of the child's ends (see the type's comment).
-    private static let forkLock = NSLock()
+    static let forkLock = NSLock()
 
     private typealias CloseRange = @convention(c) (UInt32, UInt32, Int32) -> Int32
     /// glibc's `close_range` (2.34+; Linux 5.9+), which Swift's Glibc module does not export;

@@ -30,6 +30,38 @@ extension ContractSuite {
         }
         let body = try? JSONParser.parse(data)
         out.body = body
+        if let model = models[endpoint], let external = model.external {
+            // A decoder in another language judges every answer (errors included, by status).
+            out.model = model.name
+            let started = DispatchTime.now().uptimeNanoseconds
+            let verdict = external.decode(data, endpoint: endpoint.name, query: ExternalDecoder.queryString(requestParameters),
+                                          status: status, timeout: context.timeout)
+            context.statistics.add(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+            let input = "the \(data.count)-byte HTTP \(status) body \(Self.snippet(String(decoding: data, as: UTF8.self)))"
+            switch verdict {
+            case .decoded:
+                out.modelDecodes = true
+            case .threw(let message, let pointer):
+                out.modelDecodes = false
+                if let gap = context.gaps.first(where: { $0.covers(model: model, pointer: pointer ?? "", field: external.name) }) {
+                    out.notes.append("\(gap.declaredBy) (\(gap.id)) \(pointer ?? "/"): \(message)")
+                    if !out.gapsUsed.contains(gap.id) { out.gapsUsed.append(gap.id) }
+                } else {
+                    fail(.model, pointer ?? "", "\(external.name): \(message)" + (body.map { Self.valuePreview($0, at: pointer ?? "") } ?? ""),
+                         property: external.name)
+                }
+            case .crashed(let signal, let message):
+                out.modelDecodes = false
+                fail(.crash, "", "\(external.name) crashed (\(IsolatedCall.describe(signal: signal))\(message.isEmpty ? ", no message)" : "): " + message) — input: \(input)",
+                     function: external.name)
+            case .hung(let seconds):
+                out.modelDecodes = false
+                fail(.hang, "", "\(external.name) did not finish within \(Int(seconds)) s — input: \(input)", function: external.name)
+            case .failed(let reason):
+                out.modelDecodes = false
+                fail(.crash, "", reason, function: external.name)
+            }
+        }
         if status != expect.status {
             let detail = body.flatMap { b in (b["message"] ?? b["messages"] ?? b["code"])?.stringValue }.map { ": \($0.prefix(120))" } ?? ""
             fail(.status, "", "expected HTTP \(expect.status), got \(status)\(detail)")
@@ -51,7 +83,7 @@ extension ContractSuite {
             let text = String(decoding: data.prefix(80), as: UTF8.self)
             fail(.json, "", data.isEmpty ? "empty body" : "body is not JSON (\(data.count) bytes: \(text.debugDescription))")
             // The client decodes every 200: a body that is not JSON breaks its model.
-            if status == 200, let declared = expect.model, let model = models[endpoint] ?? ContractModel.reference[declared] {
+            if status == 200, let declared = expect.model, let model = models[endpoint] ?? ContractModel.reference[declared], model.external == nil {
                 out.model = model.name
                 out.modelDecodes = false
                 fail(.model, "", "\(model.shortName) cannot decode an HTTP 200 whose body is not JSON", property: model.shortName)
@@ -81,7 +113,7 @@ extension ContractSuite {
         } else {
             model = nil
         }
-        if let model, status == 200 {
+        if let model, status == 200, model.external == nil {
             out.model = model.name
             let verdict = model.decode(data, timeout: context.timeout, statistics: context.statistics)
             switch verdict {

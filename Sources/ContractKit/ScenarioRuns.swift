@@ -16,7 +16,8 @@ extension ContractSuite {
     /// Reproducible: `TAG` is `contract-seed<options.seed>`, so every seeded draw of the simulator
     /// (`probability`, latency distributions) depends only on the seed, and each scenario's client
     /// state is reset through the admin API before its run; within a run the queries go one after
-    /// another in corpus order. The same binary, seed and target give the same findings on every
+    /// another in corpus order, each in paced scenario time (50 ms apart for bursts and quotas,
+    /// `X-VietMap-Sim-Pace`). The same binary, seed and target give the same findings on every
     /// run. (A target without the admin API cannot be reset: the run then uses a fresh tag and
     /// each report's `reproducible` is false.)
     /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
@@ -35,7 +36,8 @@ extension ContractSuite {
                 let index = next, name = names[index]
                 next += 1
                 group.addTask {
-                    let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout)
+                    let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout,
+                                                        paceMilliseconds: Self.scenarioPaceMilliseconds)
                     let started = Date()
                     let context = self.context(models: models, app: app, scenario: name)
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
@@ -78,6 +80,10 @@ extension ContractSuite {
             return report
         }
     }
+
+    /// Scenario time between two requests of a scenario run (`X-VietMap-Sim-Pace`): bursts and
+    /// quota windows see the corpus' requests this far apart whatever the machine's speed.
+    static let scenarioPaceMilliseconds = 50
 
     /// Forgets the simulator's state of every `scenario:NAME@TAG` client (`POST /__sim/reset`);
     /// false when the target's admin API does not answer.

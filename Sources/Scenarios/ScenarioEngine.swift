@@ -265,7 +265,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             }
             let seed = configuration.seed ?? scenario.seed ?? 0
             let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: selection.stateKey, seed: seed)
-            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: selection.stateKey, now: arrival)
+            let now = Self.pace(of: request).map { state.pacedNow(stepMilliseconds: $0) } ?? arrival
+            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: selection.stateKey, now: now)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
@@ -305,6 +306,17 @@ public final class ScenarioEngine: @unchecked Sendable {
                          note: remark?.nilIfEmpty, body: response.body, contentType: response.headers["Content-Type"],
                          headers: response.headers.fields, transport: response.transport)
         reply(response)
+    }
+
+    /// `X-VietMap-Sim-Pace: MS` — the client asks for paced scenario time: each of its requests is
+    /// MS milliseconds after the previous one as far as bursts and quotas are concerned (1…60000;
+    /// anything else is ignored). The contract runner sends it, so its runs are reproducible.
+    static let paceHeader = "X-VietMap-Sim-Pace"
+
+    static func pace(of request: HTTPRequest) -> Int? {
+        guard let text = request.headers[paceHeader], let value = Int(text.trimmingCharacters(in: .whitespaces)),
+              (1...60_000).contains(value) else { return nil }
+        return value
     }
 
     /// Longest path or parameter value the journal keeps (characters).

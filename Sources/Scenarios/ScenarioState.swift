@@ -37,6 +37,18 @@ final class ScenarioState: @unchecked Sendable {
         lock.withLock { current }
     }
 
+    /// Scenario time of this client when it asks for paced time (`X-VietMap-Sim-Pace`): every
+    /// request moves it on by `stepMilliseconds`, so bursts and quota windows depend on the order
+    /// of the requests only, never on how fast a machine sends them.
+    private var pacedNanoseconds: UInt64 = 0
+
+    func pacedNow(stepMilliseconds: Int) -> UInt64 {
+        lock.withLock {
+            pacedNanoseconds &+= UInt64(stepMilliseconds) * 1_000_000
+            return pacedNanoseconds
+        }
+    }
+
     /// Picks the first rule that matches and whose `when` holds, and updates the counters.
     /// - Parameters:
     ///   - apiKey: the key as sent, for quotas.

@@ -7,7 +7,7 @@ import Foundation
 /// live service and reports; exit 0 when everything holds, 1 on contract failures, 2 on usage errors.
 enum ContractCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout", "baseline", "seed"],
+        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout", "baseline", "seed", "decoder", "decoder-timeout", "accept-gap"],
                                                boolean: ["help", "scenarios", "pending"])
         if options.has("help") { print(Usage.contract); return 0 }
         guard options.positionals.isEmpty else {
@@ -36,6 +36,24 @@ enum ContractCommand {
             chosenSeed = value
         }
         let seed = chosenSeed
+        var decoderTimeout: TimeInterval = 10
+        if let text = options.value("decoder-timeout") {
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw CommandLineArguments.UsageError(description: "--decoder-timeout must be a positive number of seconds, got '\(text)'")
+            }
+            decoderTimeout = value
+        }
+        if options.value("decoder")?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+            throw CommandLineArguments.UsageError(description: "--decoder needs a command, e.g. --decoder 'node decode.js'")
+        }
+        let gaps = (options.value("accept-gap") ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if !gaps.isEmpty && options.value("decoder") == nil {
+            throw CommandLineArguments.UsageError(description: "--accept-gap needs --decoder (it accepts findings of the app's decoder)")
+        }
+        let app = options.value("decoder").map { command -> AppContract in
+            let decoder = ExternalDecoder(command: command)
+            return AppContract(decoder: decoder, acceptedGaps: gaps.map { AcceptedGap(path: $0, property: decoder.name) })
+        }
         let baseline = options.value("baseline").map { ScenarioBaseline(file: URL(fileURLWithPath: $0)) }
         let target: ContractSuite.Target
         if targetText == "live" {
@@ -62,17 +80,17 @@ enum ContractCommand {
         }
         let suite = try ContractSuite(target: target, contracts: contracts,
                                       options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout,
-                                                     runPending: options.has("pending"), seed: seed))
+                                                     appCodeTimeout: decoderTimeout, runPending: options.has("pending"), seed: seed))
         let scenariosDirectory = [URL(fileURLWithPath: "Scenarios"), contracts.directory.deletingLastPathComponent().appendingPathComponent("Scenarios")]
             .first { FileManager.default.fileExists(atPath: $0.path) } ?? BuiltInScenarios.directory
         let wantScenarios = options.has("scenarios") || baseline != nil
 
         let report = blocking { () async -> ContractReport in
-            var report = await suite.run()
+            var report = await suite.run(app: app)
             if wantScenarios {
                 do {
                     let names = try await suite.scenarioNames(directory: scenariosDirectory)
-                    report.scenarios = await suite.runScenarios(names)
+                    report.scenarios = await suite.runScenarios(names, app: app)
                     report.scenarioSeed = seed
                     if let baseline {
                         let verdict = baseline.compare(report.scenarios, seed: seed, environment: ProcessInfo.processInfo.environment)
@@ -127,7 +145,7 @@ extension Usage {
     static let contract = """
         USAGE: vietmap-sim contract --target URL|live [--api-key KEY] [--queries FILE] [--contracts DIR]
                                     [--junit PATH] [--json PATH] [--scenarios] [--baseline FILE] [--seed N]
-                                    [--pending] [--timeout S]
+                                    [--decoder COMMAND [--decoder-timeout S]] [--pending] [--timeout S]
 
         Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
         each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
@@ -151,6 +169,16 @@ extension Usage {
                              (survives / breaks-models / crashes) with FILE and exit 1 when one
                              differs; a missing FILE is written from this run (unless $CI is set),
                              VIETMAP_SIM_UPDATE_BASELINE=1 rewrites it
+          --decoder COMMAND  the app's models in any language: COMMAND runs once per answer, as
+                             `sh -c 'COMMAND "$@"' - ENDPOINT` with the body on stdin and
+                             VIETMAP_ENDPOINT, VIETMAP_QUERY, VIETMAP_STATUS set; exit 0 = decoded,
+                             another status = a decode failure (stderr's first line the message,
+                             "/json/pointer: message" names the place), a signal or the timeout =
+                             a crash / hang of the app's code (docs/decoders.md)
+          --decoder-timeout S  seconds one decoder run may take (default 10)
+          --accept-gap P[,P…]  JSON pointer patterns (`*` = any element) where the decoder's failures
+                             are accepted gaps, e.g. /paths/*/points for an app that never asks
+                             for points_encoded=false; a gap that matches nothing fails the run
           --seed N           seed of the scenario runs (default 1): the same seed and target give
                              the same findings on every run
           --pending          also run the corpus' "pending" queries (endpoints not served yet, e.g.

@@ -118,6 +118,22 @@ final class BuiltInScenarioTests: XCTestCase {
         XCTAssertNotEqual(try get(server, target).status, 400, "a request after a pause passes")
     }
 
+    /// Paced time (`X-VietMap-Sim-Pace`): the burst window counts the client's requests in scenario
+    /// time, MS apart each, whatever the real clock does — here it never moves.
+    func testPacedTimeDecidesBurstsByRequestOrderOnly() throws {
+        func statuses(pace: Int, client: String) throws -> [Int] {
+            let target = "/api/route/v4?apikey=scenario:burst-400@\(client)&\(TestSimulator.routeQuery)"
+            return try (0..<4).map { _ in try request(server, "GET", target, headers: ["X-VietMap-Sim-Pace: \(pace)"]).status }
+        }
+        // 250 ms apart: the 3rd is 500 ms after the 1st (inside 600 ms), the 4th 750 ms (outside the first).
+        XCTAssertEqual(try statuses(pace: 250, client: "a"), [200, 200, 400, 400])
+        // 400 ms apart: never three within 600 ms.
+        XCTAssertEqual(try statuses(pace: 400, client: "b"), [200, 200, 200, 200])
+        // Without the header the (unmoving) real clock puts them all at once.
+        let target = "/api/route/v4?apikey=scenario:burst-400@c&\(TestSimulator.routeQuery)"
+        XCTAssertEqual(try (0..<3).map { _ in try get(server, target).status }, [200, 200, 400])
+    }
+
     func testSlowAutocomplete() throws {
         let (response, delay) = try getDelayed(server, "/api/autocomplete/v4?apikey=scenario:slow-autocomplete&text=ben%20thanh",
                                                engine: engine, clock: clock)
