@@ -56,7 +56,7 @@ extension ContractSuite {
                      function: external.name)
             case .hung(let seconds):
                 out.modelDecodes = false
-                fail(.hang, "", "\(external.name) did not finish within \(Int(seconds)) s — input: \(input)", function: external.name)
+                fail(.hang, "", "\(external.name) did not finish within \(String(format: "%g", seconds)) s — input: \(input)", function: external.name)
             case .failed(let reason):
                 out.modelDecodes = false
                 fail(.crash, "", reason, function: external.name)

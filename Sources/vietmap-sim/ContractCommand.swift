@@ -104,6 +104,7 @@ enum ContractCommand {
                     }
                 }
             }
+            report.gapFailures = ContractSuite.unusedGaps(app?.acceptedGaps ?? [], report: report, scenariosRun: !report.scenarios.isEmpty)
             return report
         }
 
