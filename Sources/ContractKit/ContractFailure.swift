@@ -4,6 +4,7 @@ import VietMapClient
 
 /// One reason a query (or fixture, or model) does not hold.
 public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of check failed.
     public enum Kind: String, Sendable {
         /// No HTTP answer (connection reset, timeout, …).
         case transport

@@ -5,6 +5,7 @@ import VietMapClient
 /// A recorded live response (`Contracts/fixtures/live/*.json`): the body as documented, where it
 /// comes from, and what it must satisfy.
 package struct ContractFixture: Sendable {
+    /// How the simulator's answer must match the fixture's shape.
     package enum ShapeMatch: String, Sendable {
         /// The simulator's answer has the same keys (types and nullability alike).
         case exact

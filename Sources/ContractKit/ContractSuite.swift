@@ -14,6 +14,7 @@ import FoundationNetworking
 ///     .verify(VMRouteResponse.self, for: .route)
 /// ```
 public struct ContractSuite: Sendable {
+    /// The backend a suite runs against.
     public enum Target: Sendable, CustomStringConvertible {
         /// A `vietmap-sim serve` (any non-empty API key works unless it was started with `--api-key`).
         case simulator(URL)
@@ -39,6 +40,7 @@ public struct ContractSuite: Sendable {
         }
     }
 
+    /// How a suite runs: keys, timeouts, concurrency, the scenario seed.
     public struct Options: Sendable {
         /// Key sent to a simulator target (`--api-key` of the runner).
         public var simulatorAPIKey: String

@@ -7,6 +7,7 @@ import VietMapClient
 /// original would trap (`asciiValue!` on a non-ASCII character, `asciiValue - 63` below `?`,
 /// reading past the end) it reports where and why instead.
 package enum ReferencePolyline {
+    /// Where the reference client's decoder would trap on a polyline.
     package struct Crash: Error, Sendable, Equatable, CustomStringConvertible {
         /// Character index into the string.
         package let offset: Int

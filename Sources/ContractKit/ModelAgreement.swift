@@ -3,6 +3,7 @@ import JSON
 
 /// One statement about how a model and the contract (or the responses) agree.
 public struct ModelFinding: Sendable, Equatable, CustomStringConvertible {
+    /// What the finding is about.
     public enum Kind: String, Sendable {
         /// The model requires a key the contract allows to be absent (a crash waiting to happen).
         case requiredButOptional = "required-but-optional"
@@ -18,6 +19,7 @@ public struct ModelFinding: Sendable, Equatable, CustomStringConvertible {
         case neverObserved = "never-observed"
     }
 
+    /// How much it counts: errors fail the run, known gaps are accepted, the rest informs.
     public enum Severity: String, Sendable, Comparable {
         case error, knownGap = "known-gap", warning, info
         public static func < (a: Severity, b: Severity) -> Bool {

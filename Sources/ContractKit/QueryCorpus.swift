@@ -43,6 +43,7 @@ package struct QueryExpectation: Sendable {
 
 /// One named request of the corpus.
 package struct ContractQuery: Sendable {
+    /// The one kind of target a query makes sense against.
     package enum Only: String, Sendable { case simulator, live }
     package var name: String
     package var description: String?

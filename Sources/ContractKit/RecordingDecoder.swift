@@ -3,6 +3,7 @@ import JSON
 
 /// A disagreement between a model and one response, found while decoding it.
 package struct ModelIssue: Sendable, Equatable, CustomStringConvertible {
+    /// How the model and the response disagree.
     package enum Kind: String, Sendable {
         /// The model requires a key the response lacks.
         case missingRequired = "missing-required"
