@@ -81,6 +81,9 @@ public final class ProxyServer: @unchecked Sendable {
         }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if address.isIPv6 {  // as the simulator's own port: `::` is IPv6 only (docs/limits.md)
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         let bound = address.withSockaddr { pointer in
             bind(fd, pointer, socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size))
         }
