@@ -225,10 +225,22 @@ public final class ProxyServer: @unchecked Sendable {
     }
 
     private func tunnel(_ client: Int32, host: String, port: UInt16, leftover: [UInt8]) {
-        if isSimulated(host) {
+        if isSimulated(host), port == 80 {
+            // `curl --proxytunnel http://HOST/…`: a plain tunnel to the simulator.
+            guard let backend = openBackend() else {
+                refuse(client, ProxyRefusal(status: 502, reason: "Bad Gateway", code: "PROXY_BACKEND_DOWN",
+                                            message: "the simulator's loopback port \(configuration.backendPort) refused the connection"))
+                return
+            }
+            defer { close(backend) }
+            lock.withLock { counts.simulated += 1 }
+            guard sendAll(client, Array("HTTP/1.1 200 Connection established\r\nProxy-Agent: vietmap-sim\r\n\r\n".utf8)),
+                  leftover.isEmpty || sendAll(backend, leftover) else { return }
+            _ = vmsim_tunnel(nil, client, backend, milliseconds(configuration.idleTimeout), nil, nil, nil)
+        } else if isSimulated(host) {
             guard port == 443 else {
                 refuse(client, ProxyRefusal(status: 403, reason: "Forbidden", code: "PROXY_PORT_NOT_SIMULATED",
-                                            message: "\(host) is simulated on port 443 only (CONNECT \(host):443); "
+                                            message: "\(host) is simulated on ports 443 (TLS) and 80 only (CONNECT \(host):443); "
                                                 + "port \(port) was not contacted",
                                             extra: [("host", ProxyRefusal.quote(host)), ("port", String(port))]))
                 return

@@ -75,6 +75,44 @@ extension CLITests {
         XCTAssertTrue(stderr.contains("refused GET http://example.invalid"), stderr)
     }
 
+    func testProxyWorksBesideATLSPort() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--db", try TestDataset.path(), "--tls", "--proxy", "0",
+                             "--proxy-host", "api.example.test"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["VIETMAP_SIM_CACHE": cache.path]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var text = ""
+        while text.split(separator: "\n").count < 2 {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        guard lines.count == 2 else { return XCTFail(text) }
+        let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
+        XCTAssertTrue(base.hasPrefix("https://"), base)
+        XCTAssertTrue(lines[1].hasSuffix(" for maps.vietmap.vn, api.example.test"), lines[1])
+        let proxy = String(lines[1].dropFirst("vietmap-sim proxy listening on ".count).prefix { $0 != " " })
+        let ca = cache.appendingPathComponent("tls/ca.pem").path
+        let place = "/api/autocomplete/v4?apikey=k&text=nha%20tho%20duc%20ba"
+        let (direct, directBody) = try proxyCurl(["--cacert", ca, "\(base)\(place)"])
+        XCTAssertEqual(direct, 0, directBody)
+        for url in ["https://maps.vietmap.vn\(place)", "https://api.example.test\(place)"] {
+            let (status, body) = try proxyCurl(["--proxy", proxy, "--cacert", ca, url])
+            XCTAssertEqual(status, 0, "\(url): \(body)")
+            XCTAssertEqual(body, directBody, url)
+        }
+    }
+
     func testProxyUsageErrors() throws {
         for arguments in [["serve", "--proxy", "x"], ["serve", "--proxy-host", "a.example"], ["serve", "--proxy-pass", "a.example"],
                           ["serve", "--proxy", "0", "--proxy-host", "a.example:443"], ["serve", "--proxy", "0", "--proxy-pass", "a b"],

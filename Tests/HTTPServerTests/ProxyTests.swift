@@ -83,6 +83,12 @@ final class ProxyTests: XCTestCase {
         XCTAssertNil(request.headers["Proxy-Connection"])
         XCTAssertEqual(request.headers["Connection"], "close")
 
+        // CONNECT :80 (curl --proxytunnel): a plain tunnel to the backend.
+        let (tunnelled, tunnelOutput) = try curl(["--proxytunnel", "--proxy", "http://127.0.0.1:\(setup.proxy.port)",
+                                                  "http://maps.vietmap.vn\(autocomplete)"])
+        XCTAssertEqual(tunnelled, 0, tunnelOutput)
+        XCTAssertEqual(tunnelOutput, output)
+
         // Raw: a POST with a body, uppercase host, no Host header.
         let client = try RawHTTPClient(port: setup.proxy.port)
         try client.write("POST http://MAPS.VIETMAP.VN./api/x?q=1 HTTP/1.1\r\nContent-Length: 4\r\n\r\nbody")
