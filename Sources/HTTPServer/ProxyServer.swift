@@ -96,7 +96,7 @@ public final class ProxyServer: @unchecked Sendable {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let port = withUnsafeMutablePointer(to: &storage) { pointer -> UInt16 in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            _ = pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
         }
         lock.withLock {
@@ -224,6 +224,10 @@ public final class ProxyServer: @unchecked Sendable {
         configuration.passThrough.contains { $0.allows(host: host, port: port) }
     }
 
+    /// The answer to an accepted CONNECT: a bare status line, no headers (the Android
+    /// emulator's `-http-proxy` client takes nothing else).
+    private static let established = Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)
+
     private func tunnel(_ client: Int32, host: String, port: UInt16, leftover: [UInt8]) {
         if isSimulated(host), port == 80 {
             // `curl --proxytunnel http://HOST/…`: a plain tunnel to the simulator.
@@ -234,8 +238,7 @@ public final class ProxyServer: @unchecked Sendable {
             }
             defer { close(backend) }
             lock.withLock { counts.simulated += 1 }
-            guard sendAll(client, Array("HTTP/1.1 200 Connection established\r\nProxy-Agent: vietmap-sim\r\n\r\n".utf8)),
-                  leftover.isEmpty || sendAll(backend, leftover) else { return }
+            guard sendAll(client, Self.established), leftover.isEmpty || sendAll(backend, leftover) else { return }
             _ = vmsim_tunnel(nil, client, backend, milliseconds(configuration.idleTimeout), nil, nil, nil)
         } else if isSimulated(host) {
             guard port == 443 else {
@@ -249,32 +252,84 @@ public final class ProxyServer: @unchecked Sendable {
                 refuse(client, .badRequest("bytes arrived after the CONNECT head before `200 Connection established`"))
                 return
             }
-            guard sendAll(client, Array("HTTP/1.1 200 Connection established\r\nProxy-Agent: vietmap-sim\r\n\r\n".utf8)),
-                  let credentials = lock.withLock({ self.credentials }) else { return }
-            var error = [CChar](repeating: 0, count: 256)
-            guard let session = vmsim_tls_accept(credentials, client, milliseconds(configuration.handshakeTimeout),
-                                                 &error, error.count) else {
-                log("proxy: TLS handshake for \(host) failed: \(Self.text(error)) "
-                    + "(does the client trust the simulator's CA? see docs/proxy.md)")
-                return
-            }
-            defer { vmsim_tls_end(session) }
-            guard let backend = openBackend() else {
-                log("proxy: the simulator's loopback port \(configuration.backendPort) refused the connection")
-                return
-            }
-            defer { close(backend) }
-            lock.withLock { counts.simulated += 1 }
-            _ = vmsim_tunnel(session, client, backend, milliseconds(configuration.idleTimeout), nil, nil, nil)
+            guard sendAll(client, Self.established) else { return }
+            terminateTLS(client, host: host)
         } else if isPassThrough(host, port) {
             guard let upstream = openPassThrough(client, host: host, port: port) else { return }
             defer { close(upstream) }
-            guard sendAll(client, Array("HTTP/1.1 200 Connection established\r\nProxy-Agent: vietmap-sim\r\n\r\n".utf8)),
-                  leftover.isEmpty || sendAll(upstream, leftover) else { return }
+            guard sendAll(client, Self.established), leftover.isEmpty || sendAll(upstream, leftover) else { return }
             _ = vmsim_tunnel(nil, client, upstream, milliseconds(configuration.idleTimeout), nil, nil, nil)
+        } else if port == 443, leftover.isEmpty, Self.isIPLiteral(host) {
+            // A client that resolved the name itself and sends the address (the Android emulator's
+            // `-http-proxy`): the TLS ClientHello's server name decides. Nothing is contacted either way.
+            guard sendAll(client, Self.established) else { return }
+            switch peekServerName(client) {
+            case .name(let name) where isSimulated(name):
+                terminateTLS(client, host: name)
+            case .name(let name):
+                lock.withLock { counts.refused += 1 }
+                log("proxy: refused CONNECT \(host):443 for \(name.prefix(253)) (not simulated, not in --proxy-pass; "
+                    + "closed after the TLS hello, nothing contacted)")
+            case .none:
+                lock.withLock { counts.refused += 1 }
+                log("proxy: refused CONNECT \(host):443 (no TLS server name to go by; not simulated, not in --proxy-pass)")
+            }
         } else {
             refuse(client, notSimulated(host: host, port: port, how: "CONNECT \(host):\(port)"))
         }
+    }
+
+    /// TLS with the simulated hosts' certificate, then the decrypted stream to the backend.
+    private func terminateTLS(_ client: Int32, host: String) {
+        guard let credentials = lock.withLock({ self.credentials }) else { return }
+        var error = [CChar](repeating: 0, count: 256)
+        guard let session = vmsim_tls_accept(credentials, client, milliseconds(configuration.handshakeTimeout),
+                                             &error, error.count) else {
+            log("proxy: TLS handshake for \(host) failed: \(Self.text(error)) "
+                + "(does the client trust the simulator's CA? see docs/proxy.md)")
+            return
+        }
+        defer { vmsim_tls_end(session) }
+        guard let backend = openBackend() else {
+            log("proxy: the simulator's loopback port \(configuration.backendPort) refused the connection")
+            return
+        }
+        defer { close(backend) }
+        lock.withLock { counts.simulated += 1 }
+        _ = vmsim_tunnel(session, client, backend, milliseconds(configuration.idleTimeout), nil, nil, nil)
+    }
+
+    private enum ServerName {
+        case name(String)
+        case none
+    }
+
+    /// The server name (SNI) of the TLS ClientHello waiting on `fd`, read with MSG_PEEK so that
+    /// the handshake still sees every byte; waits up to `handshakeTimeout` for the whole first record.
+    private func peekServerName(_ fd: Int32) -> ServerName {
+        let deadline = Date().addingTimeInterval(configuration.handshakeTimeout)
+        var buffer = [UInt8](repeating: 0, count: 5 + 16_384)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, max(1, milliseconds(deadline.timeIntervalSinceNow))) > 0 else { continue }
+            vmsim_socket_timeouts(fd, 1_000)
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
+            guard count > 0 else { return .none }
+            switch TLSClientHello.serverName(Array(buffer[0..<count])) {
+            case .incomplete:
+                usleep(5_000)  // the rest of the record is on its way; peeking again at once would spin
+            case .name(let name):
+                return .name(ProxyConfiguration.normalized(name))
+            case .absent:
+                return .none
+            }
+        }
+        return .none
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     private func forward(_ client: Int32, _ request: ProxyRequestHead, scheme: String, host: String, port: UInt16,

@@ -73,6 +73,33 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(setup.proxy.counters.passThroughConnections, 0)
     }
 
+    func testConnectToAnAddressIsRoutedByTheTLSServerName() throws {
+        try requireCurl()
+        let setup = try startProxy()
+        let proxy = "http://127.0.0.1:\(setup.proxy.port)"
+        // What the Android emulator's -http-proxy sends: CONNECT ADDRESS:443, the name only in the TLS hello.
+        let (status, output) = try curl(["--proxy", proxy, "--cacert", setup.caPath, "--verbose",
+                                         "--connect-to", "maps.vietmap.vn:443:192.0.2.10:443", "https://maps.vietmap.vn\(autocomplete)"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("CONNECT 192.0.2.10:443"), output)
+        XCTAssertTrue(output.contains(#"{"path":"/api/autocomplete/v4","query":"apikey=k&text=ben%20thanh","host":"maps.vietmap.vn"}"#), output)
+        // Another name: closed after the hello, nothing contacted.
+        let (other, otherOutput) = try curl(["--proxy", proxy, "--cacert", setup.caPath,
+                                             "--connect-to", "api.example.com:443:192.0.2.10:443", "https://api.example.com/"])
+        XCTAssertNotEqual(other, 0, otherOutput)
+        // Not TLS at all: closed too.
+        let client = try RawHTTPClient(port: setup.proxy.port)
+        try client.write("CONNECT 192.0.2.10:443 HTTP/1.1\r\n\r\n")
+        let deadline = Date().addingTimeInterval(5)
+        while !client.hasReceivedSomething, Date() < deadline { usleep(10_000) }
+        try client.write("GET / HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(String(decoding: client.readToEnd().data, as: UTF8.self), "HTTP/1.1 200 Connection established\r\n\r\n")
+        // Another port on an address is an ordinary 403.
+        XCTAssertEqual(try exchange(setup.proxy.port, "CONNECT 192.0.2.10:8443 HTTP/1.1\r\n\r\n").status, 403)
+        XCTAssertEqual(setup.proxy.counters.passThroughConnections, 0)
+        XCTAssertEqual(setup.backendSeen.count, 1)
+    }
+
     func testAbsoluteFormHTTPReachesTheBackendInOriginForm() throws {
         try requireCurl()
         let setup = try startProxy()
