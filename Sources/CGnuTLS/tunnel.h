@@ -19,6 +19,10 @@
 #include <unistd.h>
 #include <gnutls/gnutls.h>
 
+#ifndef MSG_NOSIGNAL  /* macOS: none; the process ignores SIGPIPE (ProxyServer.start) */
+#define MSG_NOSIGNAL 0
+#endif
+
 /* Server credentials from a PEM certificate chain and key; NULL on failure (message in err). */
 static inline gnutls_certificate_credentials_t
 vmsim_tls_server_credentials(const char *cert_pem, const char *key_pem, char *err, size_t errlen) {

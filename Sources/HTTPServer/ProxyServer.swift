@@ -91,7 +91,7 @@ public final class ProxyServer: @unchecked Sendable {
             let reason = String(cString: strerror(errno))
             close(fd)
             vmsim_tls_free_credentials(made)
-            throw HTTPServerError("proxy: cannot listen on \(config.host):\(config.port): \(reason)")
+            throw HTTPServerError("proxy: cannot listen on \(config.host):\(config.port): \(reason) (choose another --proxy port)")
         }
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -478,7 +478,7 @@ public final class ProxyServer: @unchecked Sendable {
             cursor = entry.pointee.ai_next
             let fd = socket(entry.pointee.ai_family, entry.pointee.ai_socktype, entry.pointee.ai_protocol)
             guard fd >= 0 else { continue }
-            vmsim_socket_timeouts(fd, timeoutMilliseconds)  // Linux bounds connect(2) by SO_SNDTIMEO
+            vmsim_socket_timeouts(fd, timeoutMilliseconds)  // Linux bounds connect(2) by SO_SNDTIMEO (macOS by its own ~75 s)
             if connect(fd, entry.pointee.ai_addr, entry.pointee.ai_addrlen) == 0 { return fd }
             close(fd)
         }
