@@ -28,7 +28,8 @@ final class ProxyTests: XCTestCase {
 
     /// A backend that echoes what it got, and a proxy in front of it.
     private func startProxy(passThrough: [ProxyPassThrough] = [], maxConnections: Int = 64,
-                            headTimeout: TimeInterval = 10) throws -> Setup {
+                            headTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10,
+                            idleTimeout: TimeInterval = 60) throws -> Setup {
         let seen = Recorder<HTTPRequest>()
         let backend = try startServer { request, response in
             seen.append(request)
@@ -39,7 +40,8 @@ final class ProxyTests: XCTestCase {
             .proxyCertificate(for: ProxyConfiguration.defaultSimulatedHosts)
         let proxy = ProxyServer(configuration: ProxyConfiguration(passThrough: passThrough, credentials: credentials,
                                                                   backendPort: backend.port, maxConnections: maxConnections,
-                                                                  headTimeout: headTimeout))
+                                                                  headTimeout: headTimeout, handshakeTimeout: handshakeTimeout,
+                                                                  idleTimeout: idleTimeout))
         try proxy.start()
         addTeardownBlock { proxy.stop() }
         return Setup(proxy: proxy, backendSeen: seen, caPath: caPath)
@@ -215,6 +217,24 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(other.accepted, 0)
     }
 
+    func testSilentTLSClientsAndIdleTunnelsAreClosedAtTheirDeadlines() throws {
+        let listener = try CountingListener(answers: false)
+        addTeardownBlock { listener.stop() }
+        let setup = try startProxy(passThrough: [ProxyPassThrough(host: "127.0.0.1", port: listener.port)],
+                                   handshakeTimeout: 0.5, idleTimeout: 0.5)
+        for target in ["maps.vietmap.vn:443", "127.0.0.1:\(listener.port)"] {
+            let client = try RawHTTPClient(port: setup.proxy.port, receiveTimeout: 10)
+            try client.write("CONNECT \(target) HTTP/1.1\r\n\r\n")  // then silence
+            let started = Date()
+            let (data, _) = client.readToEnd()
+            XCTAssertEqual(String(decoding: data, as: UTF8.self), "HTTP/1.1 200 Connection established\r\n\r\n", target)
+            let elapsed = Date().timeIntervalSince(started)
+            XCTAssertGreaterThan(elapsed, 0.3, target)
+            XCTAssertLessThan(elapsed, 3, target)
+        }
+        XCTAssertEqual(listener.accepted, 1)
+    }
+
     func testConnectionsBeyondTheLimitGetA503() throws {
         let setup = try startProxy(maxConnections: 1)
         let holder = try RawHTTPClient(port: setup.proxy.port)
@@ -280,7 +300,8 @@ final class CountingListener: @unchecked Sendable {
     private var count = 0
     private var seen: [String] = []
 
-    init() throws {
+    /// - Parameter answers: false: accept, then stay silent until the peer closes.
+    init(answers: Bool = true) throws {
         #if canImport(Glibc)
         let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -302,6 +323,14 @@ final class CountingListener: @unchecked Sendable {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
                 lock.withLock { count += 1 }
+                guard answers else {
+                    Thread {
+                        var byte: UInt8 = 0
+                        while recv(client, &byte, 1, 0) > 0 {}
+                        close(client)
+                    }.start()
+                    continue
+                }
                 var timeout = timeval(tv_sec: 2, tv_usec: 0)
                 setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 var buffer = [UInt8](repeating: 0, count: 4096)
