@@ -4,7 +4,7 @@ import PackageDescription
 /// vietmap-sim: an offline simulator of VietMap's REST APIs plus a contract-test suite.
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
-///   CMicroHTTPD, CGnuTLS → HTTPServer   (HTTP/HTTPS transport, local CA; no VietMap knowledge)
+///   CMicroHTTPD, CGnuTLS → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)

@@ -111,9 +111,9 @@ public struct LocalCertificateAuthority: Sendable {
 
     // MARK: Generation
 
-    private static func generate(issuer: (key: String, certificate: String)?, commonName: String,
-                                 dnsNames: [String], ipAddresses: [String],
-                                 validityDays: UInt32) throws(HTTPServerError) -> (key: String, certificate: String) {
+    static func generate(issuer: (key: String, certificate: String)?, commonName: String,
+                         dnsNames: [String], ipAddresses: [String],
+                         validityDays: UInt32) throws(HTTPServerError) -> (key: String, certificate: String) {
         var ipBytes: [UInt8] = []
         var ipLengths: [UInt32] = []
         for address in ipAddresses {
@@ -152,7 +152,7 @@ public struct LocalCertificateAuthority: Sendable {
 
     // MARK: Files
 
-    private func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    func file(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     private func read(_ url: URL) -> String? {
         try? String(contentsOf: url, encoding: .utf8)

@@ -124,6 +124,10 @@ public final class SimulatorServer: @unchecked Sendable {
     public let builtInScenarioCount: Int
     public let directoryScenarioCount: Int
     private let server: HTTPServer
+    /// The whole handler chain (scenarios, journal, admin API, dashboard, capture/replay) and the
+    /// HTTP settings it is served with: `serve --proxy` serves them again on a loopback port.
+    package let handler: HTTPHandler
+    package let httpConfiguration: HTTPServerConfiguration
 
     /// Opens the dataset, loads the scenarios, starts the server; returns once it accepts connections.
     public static func start(_ configuration: Configuration = Configuration()) throws -> SimulatorServer {
@@ -214,6 +218,8 @@ public final class SimulatorServer: @unchecked Sendable {
         if !http.errorResponseHeaders.contains("Access-Control-Allow-Origin") {
             http.errorResponseHeaders.set("Access-Control-Allow-Origin", "*")
         }
+        self.handler = handler
+        httpConfiguration = http
         server = HTTPServer(configuration: http, handler: handler)
         do {
             try server.start()

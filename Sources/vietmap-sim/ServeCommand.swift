@@ -34,7 +34,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued),
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
@@ -76,6 +76,7 @@ enum ServeCommand {
 
         let capture = try ServeCapture(options: options, apiKeys: Set(keys))
         let scenarios = try ServeScenarios(options: options)
+        let proxy = try ServeProxy(options)
         var simulator = SimulatorServer.Configuration(http: configuration, databasePath: options.value("db"), apiKeys: keys,
                                                       maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
         scenarios.apply(to: &simulator)
@@ -93,11 +94,18 @@ enum ServeCommand {
         let trimming = releaseFreedMemoryPeriodically()
         defer { trimming.cancel() }
         scenarios.started(server)
+        let proxied = try proxy.start(simulator: server, host: configuration.host)
+        defer { proxied?.stop() }
         if let caPath = transport.caCertificatePath {
             // stderr: stdout's first line stays the ready line.
             FileHandle.standardError.write(Data("vietmap-sim: TLS certificate authority to trust on devices: \(caPath) (see docs/tls.md)\n".utf8))
         }
         print("vietmap-sim listening on \(server.baseURL.absoluteString)")
+        if let proxied {
+            FileHandle.standardError.write(Data("vietmap-sim: proxy CA to trust on devices: \(proxied.caCertificatePath) (see docs/proxy.md)\n".utf8))
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            print("vietmap-sim proxy listening on http://\(host):\(proxied.proxy.port) for \(proxy.hosts.joined(separator: ", "))")
+        }
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
         TerminationSignals.waitForFirst()

@@ -18,6 +18,7 @@ enum Usage {
         USAGE: vietmap-sim serve [--host HOST] [--port PORT] [--db PATH] [--api-key KEY]… [--threads N]
                                  [--max-points N] [--max-snap-distance METRES]
                                  [--tls [--tls-cert PEM --tls-key PEM]] [connection limits…]
+                                 [--proxy PORT [--proxy-host HOST]… [--proxy-pass HOST[:PORT]]…]
 
         Starts the simulator and prints `vietmap-sim listening on http://HOST:PORT` once it answers.
         Without --db it uses the embedded default dataset (HCMC, Hanoi Hoàn Kiếm, all admin units),
@@ -43,6 +44,7 @@ enum Usage {
                            (tls/ca.pem is the CA to trust; see docs/tls.md)
           --tls-cert PEM, --tls-key PEM
                            serve this certificate (chain) and key instead
+        \(serveProxyOptions)
           --max-connections N            open connections at once (default 1000); beyond it the one
                                          waiting longest for a request head makes room
           --max-connections-per-client N from one address (default 256, 0 = no limit); beyond it

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Settings for a `ProxyServer` (docs/proxy.md).
+public struct ProxyConfiguration: Sendable {
+    /// IPv4 or IPv6 literal to listen on.
+    public var host: String
+    /// Port to listen on; 0 picks a free one (`ProxyServer.port`).
+    public var port: UInt16
+    /// Hosts answered by the backend: `CONNECT HOST:443` (TLS terminated here with
+    /// `credentials`) and `http://HOST/…` (port 80). DNS names or IP literals, any case.
+    public var simulatedHosts: [String]
+    /// Hosts the proxy may really connect to; every other host is refused with a 403 and never
+    /// contacted.
+    public var passThrough: [ProxyPassThrough]
+    /// The certificate (chain) and key shown to clients for the simulated hosts.
+    public var credentials: TLSCredentials
+    /// The plain-HTTP server that answers the simulated hosts (a loopback address and port).
+    public var backendHost: String
+    public var backendPort: UInt16
+    /// Most client connections at once; more get a 503 at once.
+    public var maxConnections: Int
+    /// Largest first request head (request line and headers); more get a 431.
+    public var maxHeadBytes: Int
+    /// Seconds to send the first request head; then a 408.
+    public var headTimeout: TimeInterval
+    /// Seconds for the TLS handshake after `200 Connection established`.
+    public var handshakeTimeout: TimeInterval
+    /// Seconds without a byte either way before a tunnel is closed.
+    public var idleTimeout: TimeInterval
+    /// Seconds to connect to a pass-through host; then a 502.
+    public var connectTimeout: TimeInterval
+
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, simulatedHosts: [String] = ProxyConfiguration.defaultSimulatedHosts,
+                passThrough: [ProxyPassThrough] = [], credentials: TLSCredentials,
+                backendHost: String = "127.0.0.1", backendPort: UInt16,
+                maxConnections: Int = 256, maxHeadBytes: Int = 16 * 1024, headTimeout: TimeInterval = 10,
+                handshakeTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60, connectTimeout: TimeInterval = 10) {
+        self.host = host
+        self.port = port
+        self.simulatedHosts = simulatedHosts
+        self.passThrough = passThrough
+        self.credentials = credentials
+        self.backendHost = backendHost
+        self.backendPort = backendPort
+        self.maxConnections = maxConnections
+        self.maxHeadBytes = maxHeadBytes
+        self.headTimeout = headTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.idleTimeout = idleTimeout
+        self.connectTimeout = connectTimeout
+    }
+
+    /// The host VietMap's SDKs call (`https://maps.vietmap.vn/api/…`: the JS SDK and the
+    /// Flutter plugin alike).
+    public static let defaultSimulatedHosts = ["maps.vietmap.vn"]
+
+    /// A host name as the proxy compares it: lower case, no trailing dot, no IPv6 brackets.
+    public static func normalized(_ host: String) -> String {
+        var text = host.lowercased()
+        if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
+
+/// One entry of the pass-through allow-list: `HOST` (any port) or `HOST:PORT`.
+public struct ProxyPassThrough: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    /// nil: any port.
+    public var port: UInt16?
+
+    public init(host: String, port: UInt16? = nil) {
+        self.host = ProxyConfiguration.normalized(host)
+        self.port = port
+    }
+
+    /// `HOST`, `HOST:PORT`, `[V6]` or `[V6]:PORT`; nil when malformed.
+    public init?(parsing text: String) {
+        if let (host, port) = ProxyRequestHead.parseAuthority(text, defaultPort: 0) {
+            self.init(host: host, port: port == 0 ? nil : port)
+        } else {
+            return nil
+        }
+    }
+
+    func allows(host: String, port: UInt16) -> Bool {
+        self.host == host && (self.port == nil || self.port == port)
+    }
+
+    public var description: String {
+        let literal = host.contains(":") ? "[\(host)]" : host
+        return port.map { "\(literal):\($0)" } ?? literal
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// The first request head a client sends to the proxy port, parsed: `CONNECT host:port`, an
+/// absolute-form request (`GET http://host/path HTTP/1.1`) or an origin-form one.
+struct ProxyRequestHead {
+    enum Target: Equatable {
+        /// `CONNECT host:port` (authority-form).
+        case connect(host: String, port: UInt16)
+        /// `METHOD scheme://host[:port]/path?query`; `pathAndQuery` starts with `/`.
+        case absolute(scheme: String, host: String, port: UInt16, pathAndQuery: String)
+        /// `METHOD /path`: a request meant for a server, not a proxy.
+        case origin(String)
+    }
+
+    var method: String
+    var target: Target
+    var version: String
+    /// Header lines as sent (name, value), in order.
+    var headers: [(name: String, value: String)]
+
+    /// Parses `head` (the bytes up to and including the blank line). Throws a refusal (400)
+    /// naming what is wrong.
+    static func parse(_ head: [UInt8]) throws(ProxyRefusal) -> ProxyRequestHead {
+        guard let text = String(validating: head, as: UTF8.self) else {
+            throw .badRequest("the request head is not valid UTF-8")
+        }
+        var lines = text.components(separatedBy: "\r\n")
+        while lines.last == "" { lines.removeLast() }
+        guard let requestLine = lines.first, !requestLine.isEmpty else { throw .badRequest("empty request line") }
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
+              parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
+            throw .badRequest("malformed request line '\(requestLine.prefix(200))' (expected 'METHOD TARGET HTTP/1.1')")
+        }
+        let method = String(parts[0])
+        guard method.utf8.allSatisfy({ (0x41...0x5A).contains($0) || $0 == UInt8(ascii: "-") }) else {
+            throw .badRequest("malformed method '\(method.prefix(40))'")
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
+                  !line[..<colon].contains(" "), !line[..<colon].contains("\t") else {
+                throw .badRequest("malformed header line '\(line.prefix(200))'")
+            }
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        let rawTarget = String(parts[1])
+        let target: Target
+        if method == "CONNECT" {
+            guard let (host, port) = parseAuthority(rawTarget, defaultPort: nil) else {
+                throw .badRequest("malformed CONNECT target '\(rawTarget.prefix(200))' (expected HOST:PORT, e.g. CONNECT maps.vietmap.vn:443)")
+            }
+            target = .connect(host: host, port: port)
+        } else if rawTarget.hasPrefix("/") {
+            target = .origin(rawTarget)
+        } else if let schemeEnd = rawTarget.range(of: "://") {
+            let scheme = rawTarget[..<schemeEnd.lowerBound].lowercased()
+            let rest = rawTarget[schemeEnd.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+            var pathAndQuery = String(rest[authorityEnd...])
+            if let fragment = pathAndQuery.firstIndex(of: "#") { pathAndQuery = String(pathAndQuery[..<fragment]) }
+            if !pathAndQuery.hasPrefix("/") { pathAndQuery = "/" + pathAndQuery }
+            let defaultPort: UInt16? = scheme == "http" ? 80 : scheme == "https" ? 443 : nil
+            guard let defaultPort else {
+                throw .badRequest("unsupported scheme '\(scheme.prefix(20))' in '\(rawTarget.prefix(200))' (http:// or CONNECT only)")
+            }
+            guard let (host, port) = parseAuthority(String(rest[..<authorityEnd]), defaultPort: defaultPort) else {
+                throw .badRequest("malformed host in '\(rawTarget.prefix(200))'")
+            }
+            target = .absolute(scheme: scheme, host: host, port: port, pathAndQuery: pathAndQuery)
+        } else {
+            throw .badRequest("malformed request target '\(rawTarget.prefix(200))'")
+        }
+        return ProxyRequestHead(method: method, target: target, version: String(parts[2]), headers: headers)
+    }
+
+    /// `host:port`, `[v6]:port`, or (with a default port) `host` / `[v6]`; the host lower-cased
+    /// without a trailing dot. Userinfo (`user@host`) is refused.
+    static func parseAuthority(_ text: String, defaultPort: UInt16?) -> (String, UInt16)? {
+        var host: Substring
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portText = after.dropFirst()
+            }
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else {
+            if let colon = text.lastIndex(of: ":") {
+                host = text[..<colon]
+                portText = text[text.index(after: colon)...]
+            } else {
+                host = text[...]
+            }
+            if host.hasSuffix(".") { host = host.dropLast() }
+            guard !host.isEmpty, host.count <= 253,
+                  host.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
+                                                       || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")) })
+            else { return nil }
+        }
+        let port: UInt16
+        if let portText {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
+                  let value = UInt16(portText), value > 0 else { return nil }
+            port = value
+        } else {
+            guard let defaultPort else { return nil }
+            port = defaultPort
+        }
+        return (host.lowercased(), port)
+    }
+
+    /// The head to send on for an absolute-form request: origin-form target, the same headers
+    /// without the proxy's own (`Proxy-*`, `Connection`, `Keep-Alive`), `Host` kept (or added)
+    /// and `Connection: close` — one request per proxied connection, so every request's host is
+    /// checked.
+    func forwardedHead(pathAndQuery: String, host: String, port: UInt16, defaultPort: UInt16) -> [UInt8] {
+        var text = "\(method) \(pathAndQuery) \(version)\r\n"
+        let dropped: Set<String> = ["proxy-connection", "proxy-authorization", "connection", "keep-alive"]
+        var sawHost = false
+        for (name, value) in headers where !dropped.contains(name.lowercased()) {
+            if name.lowercased() == "host" { sawHost = true }
+            text += "\(name): \(value)\r\n"
+        }
+        if !sawHost {
+            let literal = host.contains(":") ? "[\(host)]" : host
+            text += "Host: \(port == defaultPort ? literal : "\(literal):\(port)")\r\n"
+        }
+        text += "Connection: close\r\n\r\n"
+        return Array(text.utf8)
+    }
+}
+
+/// An answer the proxy gives itself, instead of forwarding: always JSON, always
+/// `Connection: close`.
+struct ProxyRefusal: Error {
+    var status: Int
+    var reason: String
+    var code: String
+    var message: String
+    var extra: [(String, String)] = []
+
+    static func badRequest(_ message: String) -> ProxyRefusal {
+        ProxyRefusal(status: 400, reason: "Bad Request", code: "PROXY_BAD_REQUEST", message: message)
+    }
+
+    /// The response bytes: status line, headers, JSON body `{"code", "message", …}`.
+    var bytes: [UInt8] {
+        var body = "{\"code\":\(Self.quote(code)),\"message\":\(Self.quote(message))"
+        for (key, value) in extra { body += ",\(Self.quote(key)):\(value)" }
+        body += "}\n"
+        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\nProxy-Agent: vietmap-sim\r\n\r\n"
+        return Array((head + body).utf8)
+    }
+
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import SimTesting
+import XCTest
+
+/// `serve --proxy` through the real binary, with curl as the device: maps.vietmap.vn over
+/// CONNECT + TLS (the local CA in the cache) and over plain http, a `scenario:` key through the
+/// proxy, the journal on the direct port, and a 403 for any other host.
+extension CLITests {
+    func testProxyAnswersMapsVietmapVnFromTheSimulator() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--db", try TestDataset.path(), "--admin", "--proxy", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["VIETMAP_SIM_CACHE": cache.path]) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+
+        var text = ""
+        while text.split(separator: "\n").count < 2 {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, text)
+        guard lines.count == 2 else { return }
+        XCTAssertTrue(lines[0].hasPrefix("vietmap-sim listening on http://127.0.0.1:"), lines[0])
+        let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
+        XCTAssertTrue(lines[1].hasPrefix("vietmap-sim proxy listening on http://127.0.0.1:"), lines[1])
+        XCTAssertTrue(lines[1].hasSuffix(" for maps.vietmap.vn"), lines[1])
+        let proxy = String(lines[1].dropFirst("vietmap-sim proxy listening on ".count).prefix { $0 != " " })
+        let ca = cache.appendingPathComponent("tls/ca.pem").path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ca))
+
+        let autocomplete = "/api/autocomplete/v4?apikey=k&text=ben%20thanh"
+        let (direct, directBody) = try proxyCurl(["\(base)\(autocomplete)"])
+        XCTAssertEqual(direct, 0, directBody)
+        XCTAssertTrue(directBody.hasPrefix("[{"), directBody)
+        for url in ["https://maps.vietmap.vn\(autocomplete)", "http://maps.vietmap.vn\(autocomplete)"] {
+            let (status, body) = try proxyCurl(["--proxy", proxy, "--cacert", ca, url])
+            XCTAssertEqual(status, 0, "\(url): \(body)")
+            XCTAssertEqual(body, directBody, url)
+        }
+
+        // A scenario key through the proxy.
+        let route = "/api/route/v4?apikey=scenario:empty-route&point=10.7725,106.6980&point=10.7800,106.7000"
+        let (routed, routeBody) = try proxyCurl(["--proxy", proxy, "--cacert", ca, "https://maps.vietmap.vn\(route)"])
+        XCTAssertEqual(routed, 0, routeBody)
+        XCTAssertTrue(routeBody.contains(#""paths":[]"#), routeBody)
+
+        // The journal (direct port) has the proxied requests.
+        let (journaled, journal) = try proxyCurl(["\(base)/__sim/journal?endpoint=route"])
+        XCTAssertEqual(journaled, 0, journal)
+        XCTAssertTrue(journal.contains(#""scenario":"empty-route""#), journal)
+        let (counted, count) = try proxyCurl(["\(base)/__sim/journal/count?endpoint=autocomplete"])
+        XCTAssertEqual(counted, 0, count)
+        XCTAssertEqual(count.trimmingCharacters(in: .whitespacesAndNewlines), #"{"count":3}"#)
+
+        // Any other host: a 403 from the proxy (curl resolves nothing: no DNS needed).
+        let (refused, refusal) = try proxyCurl(["--proxy", proxy, "http://example.invalid/x", "--write-out", " %{http_code}"])
+        XCTAssertEqual(refused, 0, refusal)
+        XCTAssertTrue(refusal.contains("PROXY_HOST_NOT_SIMULATED") && refusal.hasSuffix(" 403"), refusal)
+
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(stderr.contains("proxy CA to trust on devices: \(ca)"), stderr)
+        XCTAssertTrue(stderr.contains("refused GET http://example.invalid"), stderr)
+    }
+
+    func testProxyWorksBesideATLSPort() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--port", "0", "--db", try TestDataset.path(), "--tls", "--proxy", "0",
+                             "--proxy-host", "api.example.test"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["VIETMAP_SIM_CACHE": cache.path]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var text = ""
+        while text.split(separator: "\n").count < 2 {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        guard lines.count == 2 else { return XCTFail(text) }
+        let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
+        XCTAssertTrue(base.hasPrefix("https://"), base)
+        XCTAssertTrue(lines[1].hasSuffix(" for maps.vietmap.vn, api.example.test"), lines[1])
+        let proxy = String(lines[1].dropFirst("vietmap-sim proxy listening on ".count).prefix { $0 != " " })
+        let ca = cache.appendingPathComponent("tls/ca.pem").path
+        let place = "/api/autocomplete/v4?apikey=k&text=nha%20tho%20duc%20ba"
+        let (direct, directBody) = try proxyCurl(["--cacert", ca, "\(base)\(place)"])
+        XCTAssertEqual(direct, 0, directBody)
+        for url in ["https://maps.vietmap.vn\(place)", "https://api.example.test\(place)"] {
+            let (status, body) = try proxyCurl(["--proxy", proxy, "--cacert", ca, url])
+            XCTAssertEqual(status, 0, "\(url): \(body)")
+            XCTAssertEqual(body, directBody, url)
+        }
+    }
+
+    func testProxyUsageErrors() throws {
+        for arguments in [["serve", "--proxy", "x"], ["serve", "--proxy-host", "a.example"], ["serve", "--proxy-pass", "a.example"],
+                          ["serve", "--proxy", "0", "--proxy-host", "a.example:443"], ["serve", "--proxy", "0", "--proxy-pass", "a b"],
+                          ["serve", "--proxy", "0", "--proxy-pass", "maps.vietmap.vn"]] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+        }
+        let help = try run(["serve", "--help"])
+        for flag in ["--proxy PORT", "--proxy-host HOST", "--proxy-pass HOST[:PORT]"] {
+            XCTAssertTrue(help.stdout.contains(flag), flag)
+        }
+    }
+
+    /// curl without any proxy from the environment.
+    private func proxyCurl(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", "10"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] {
+            environment[name] = nil
+        }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
