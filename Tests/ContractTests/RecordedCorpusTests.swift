@@ -18,7 +18,7 @@ final class RecordedCorpusTests: XCTestCase {
     func testTheClientProviderPassesTheWholeCorpus() async throws {
         let sim = try ContractSimulator.get()
         let provider = HTTPVietMapProvider.simulator(baseURL: sim.baseURL, apiKey: Self.key)
-        let report = await try ContractSuite(target: .provider(provider), contracts: sim.contracts).run()
+        let report = try await ContractSuite(target: .provider(provider), contracts: sim.contracts).run()
         XCTAssertTrue(report.passed, report.summary())
         let emptyKey = sim.contracts.corpus.queries.filter { $0.pending == nil && $0.parameters.contains { $0.name == "apikey" && $0.value == .literal("") } }
         XCTAssertGreaterThanOrEqual(emptyKey.count, 3)
@@ -28,7 +28,7 @@ final class RecordedCorpusTests: XCTestCase {
     func testARecordedCorpusReplaysTheWholeContractOffline() async throws {
         let sim = try ContractSimulator.get()
         let recorder = RecordingVietMapProvider(wrapping: HTTPVietMapProvider.simulator(baseURL: sim.baseURL, apiKey: Self.key))
-        let recorded = await try ContractSuite(target: .provider(recorder), contracts: sim.contracts).run()
+        let recorded = try await ContractSuite(target: .provider(recorder), contracts: sim.contracts).run()
         XCTAssertTrue(recorded.passed, recorded.summary())
         XCTAssertEqual(recorded.results.count, sim.contracts.corpus.queries.count)
         let queries = recorded.results.filter { $0.skipped == nil }.count
@@ -48,7 +48,7 @@ final class RecordedCorpusTests: XCTestCase {
 
         // Offline: only the files answer.
         let replay = try RecordedVietMapProvider(directory: directory)
-        let offline = await try ContractSuite(target: .provider(replay), contracts: sim.contracts).run()
+        let offline = try await ContractSuite(target: .provider(replay), contracts: sim.contracts).run()
         XCTAssertTrue(offline.passed, offline.summary())
         XCTAssertTrue(offline.results.allSatisfy { $0.skipped == nil || $0.skipped!.hasPrefix("pending: ") }, "every query but the pending ones ran")
         XCTAssertEqual(offline.results.map(\.name), recorded.results.map(\.name))
