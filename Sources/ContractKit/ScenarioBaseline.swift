@@ -158,26 +158,17 @@ public struct ScenarioBaseline: Sendable, Equatable {
             return [line("expected \(was), now \(now)\(hint)", evidence)]
         }
         var out: [ContractFailure] = []
-        if let properties = expected.properties {
-            let now = report.breakingProperties
-            for property in now where !properties.contains(property) {
-                out.append(line("now also breaks \(property) (the baseline expects \(properties.joined(separator: ", ")))",
-                                report.modelBreaks.first { $0.property == property }))
+        func compare(_ expected: [String]?, _ now: [String], breaks verb: String, evidence: (String) -> ContractFailure?) {
+            guard let expected else { return }
+            for name in now where !expected.contains(name) {
+                out.append(line("now also \(verb) \(name) (the baseline expects \(expected.joined(separator: ", ")))", evidence(name)))
             }
-            for property in properties where !now.contains(property) {
-                out.append(line("no longer breaks \(property) (fixed? update the baseline)", nil))
-            }
-        }
-        if let functions = expected.functions {
-            let now = report.crashingFunctions
-            for function in now where !functions.contains(function) {
-                out.append(line("now also crashes in \(function) (the baseline expects \(functions.joined(separator: ", ")))",
-                                report.crashes.first { $0.function == function }))
-            }
-            for function in functions where !now.contains(function) {
-                out.append(line("no longer crashes in \(function) (fixed? update the baseline)", nil))
+            for name in expected where !now.contains(name) {
+                out.append(line("no longer \(verb) \(name) (fixed? update the baseline)", nil))
             }
         }
+        compare(expected.properties, report.breakingProperties, breaks: "breaks") { name in report.modelBreaks.first { $0.property == name } }
+        compare(expected.functions, report.crashingFunctions, breaks: "crashes in") { name in report.crashes.first { $0.function == name } }
         return out
     }
 
