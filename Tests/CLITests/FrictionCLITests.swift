@@ -63,4 +63,18 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(lines(missing.stderr), ["vietmap-sim: no scenarios folder 'nowhere' (--scenarios); give an existing folder"])
     }
+
+    /// The README's `scenarios from-har … --out Scenarios/x.json` in a folder without `Scenarios/`.
+    func testOutCreatesTheMissingFolder() throws {
+        let har = try write(#"{"log": {"version": "1.2", "entries": [{"startedDateTime": "2024-01-01T00:00:00Z", "time": 5, "request": {"method": "GET", "url": "https://maps.vietmap.vn/api/route/v4?apikey=k&point=1,2&point=3,4", "headers": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "text": "{}"}}}]}}"#,
+                            to: "field.har")
+        let outcome = try run(["scenarios", "from-har", har.path, "--out", "Scenarios/field.json"])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("vietmap-sim: created the folder \(folder.path)/Scenarios for --out"), outcome.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Scenarios/field.json").path))
+        // A file in the way: one line naming it, nothing created.
+        let blocked = try run(["scenarios", "from-har", har.path, "--out", "field.har/sub/x.json"])
+        XCTAssertEqual(blocked.status, 1)
+        XCTAssertEqual(lines(blocked.stderr), ["vietmap-sim: --out field.har/sub/x.json: cannot create the folder \(folder.path)/field.har/sub: \(folder.path)/field.har is not a folder"])
+    }
 }
