@@ -77,4 +77,23 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertEqual(blocked.status, 1)
         XCTAssertEqual(lines(blocked.stderr), ["vietmap-sim: --out field.har/sub/x.json: cannot create the folder \(folder.path)/field.har/sub: \(folder.path)/field.har is not a folder"])
     }
+
+    /// `serve --upstream URL --record DIR` against an upstream that wants a key: one warning, naming
+    /// `--upstream-key`, however many 401s follow.
+    func testTheUpstreamsFirst401IsOneWarningNamingUpstreamKey() async throws {
+        let db = try TestDataset.path()
+        let upstream = try CaptureCLITests.Server(binary, ["--db", db, "--api-key", "the-upstream-key"])
+        let proxy = try CaptureCLITests.Server(binary, ["--db", db, "--upstream", upstream.base, "--record", folder.appendingPathComponent("rec").path],
+                                               environment: ["VIETMAP_API_KEY": ""])
+        for _ in 0..<3 {
+            let (status, _, _) = try await proxy.get("/api/autocomplete/v4?apikey=app&text=ben%20thanh")
+            XCTAssertEqual(status, 401)
+        }
+        _ = upstream.stop()
+        let output = proxy.stop()
+        let warnings = lines(output).filter { $0.contains("warning:") }
+        XCTAssertEqual(warnings.count, 1, output)
+        XCTAssertTrue(warnings.first?.hasPrefix("vietmap-sim: warning: the upstream \(upstream.base) answered 401 to /api/autocomplete/v4") == true, output)
+        XCTAssertTrue(warnings.first?.contains("--upstream-key KEY") == true, output)
+    }
 }
