@@ -96,4 +96,30 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertTrue(warnings.first?.hasPrefix("vietmap-sim: warning: the upstream \(upstream.base) answered 401 to /api/autocomplete/v4") == true, output)
         XCTAssertTrue(warnings.first?.contains("--upstream-key KEY") == true, output)
     }
+
+    /// The first start in a fresh cache builds the default dataset: lines say what and how far.
+    func testTheDefaultDatasetBuildPrintsProgress() throws {
+        let server = try CaptureCLITests.Server(binary, [], environment: ["VIETMAP_SIM_CACHE": folder.appendingPathComponent("cache").path])
+        let output = server.stop()
+        let progress = lines(output).filter { $0.hasPrefix("vietmap-sim: ") && $0.range(of: #"^vietmap-sim: \d+/\d+ "#, options: .regularExpression) != nil }
+        XCTAssertGreaterThan(progress.count, 5, output)
+        XCTAssertTrue(output.contains("vietmap-sim: building the default dataset from the embedded files into"), output)
+        XCTAssertTrue(output.contains("reading units_2025.json") && output.contains("writing the dataset"), output)
+        XCTAssertTrue(output.contains("vietmap-sim: default dataset built in "), output)
+        // A second start reuses it, silently.
+        let again = try CaptureCLITests.Server(binary, [], environment: ["VIETMAP_SIM_CACHE": folder.appendingPathComponent("cache").path])
+        XCTAssertFalse(again.stop().contains("building the default dataset"))
+    }
+
+    func testAForeignSQLiteFileIsOneLine() throws {
+        let foreign = folder.appendingPathComponent("app.sqlite")
+        let db = try Database(path: foreign.path, mode: .create)
+        try db.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); PRAGMA user_version = 3;")
+        let outcome = try run(["serve", "--port", "0", "--db", foreign.path])
+        XCTAssertEqual(outcome.status, 1)
+        let last = lines(outcome.stderr).last ?? ""
+        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(foreign.path): a SQLite file, but not a vietmap-sim dataset"), outcome.stderr)
+        XCTAssertFalse(outcome.stderr.contains("SQLite error"), outcome.stderr)
+        XCTAssertFalse(outcome.stdout.contains("listening"))
+    }
 }
