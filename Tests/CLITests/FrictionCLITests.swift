@@ -122,4 +122,41 @@ final class FrictionCLITests: XCTestCase {
         XCTAssertFalse(outcome.stderr.contains("SQLite error"), outcome.stderr)
         XCTAssertFalse(outcome.stdout.contains("listening"))
     }
+
+    func testATruncatedOSMFileIsOneLine() throws {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/DefaultData/Resources/data/osm/hanoi_hoankiem_2019.osm").standardizedFileURL, encoding: .utf8)
+        let truncated = try write(source.split(separator: "\n", omittingEmptySubsequences: false).prefix(3000).joined(separator: "\n"), to: "cut.osm")
+        let outcome = try run(["import", "--out", "cut.sqlite", truncated.path])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(lines(outcome.stderr).count, 1, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: cut.osm: line 3000: "), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("the XML ends too early"), outcome.stderr)
+        XCTAssertFalse(outcome.stderr.contains("NSXMLParserErrorDomain"), outcome.stderr)
+    }
+
+    /// A scenario file that does not parse stops `serve` with one line naming it; with
+    /// `--skip-broken-scenarios` it starts and a request for it says the file does not load.
+    func testAMalformedScenarioFileIsOneLineAndStopsServe() async throws {
+        let bad = try write(#"{"name": "bad", "rules": [ {"match": "#, to: "Scenarios/bad.json")
+        let refused = try run(["serve", "--port", "0", "--db", try TestDataset.path()])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(lines(refused.stderr).count, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasPrefix("vietmap-sim: \(bad.path): (document): invalid JSON"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--skip-broken-scenarios"), refused.stderr)
+        XCTAssertFalse(refused.stdout.contains("listening"))
+
+        let validate = try run(["scenarios", "validate"])
+        XCTAssertEqual(validate.status, 1)
+        XCTAssertTrue(validate.stdout.hasPrefix("\(bad.path): (document): invalid JSON"), validate.stdout)
+
+        let server = try CaptureCLITests.Server(binary, ["--db", try TestDataset.path(), "--skip-broken-scenarios",
+                                                         "--scenarios", folder.appendingPathComponent("Scenarios").path])
+        let (status, body, _) = try await server.get("/api/route/v4?apikey=scenario:bad&point=10.7725,106.698&point=10.7769,106.7009")
+        let output = server.stop()
+        XCTAssertEqual(status, 401)
+        XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("unknown scenario 'bad': not loaded; its file bad.json does not load: invalid JSON"),
+                      String(decoding: body, as: UTF8.self))
+        XCTAssertTrue(output.contains("scenario problem: \(bad.path)"), output)
+    }
 }
