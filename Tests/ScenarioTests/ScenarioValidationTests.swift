@@ -29,10 +29,10 @@ final class ScenarioValidationTests: XCTestCase {
     func testBuiltInScenariosAreValid() {
         let library = TestSimulator.builtIns
         XCTAssertEqual(library.issues, [], library.issues.map(\.description).joined(separator: "\n"))
-        let expected = ["autocomplete-500", "autocomplete-no-ref-id", "bad-key-401", "burst-400", "connection-reset",
+        let expected = ["autocomplete-500", "autocomplete-no-ref-id", "autocomplete-null-names", "bad-key-401", "burst-400", "connection-reset",
                         "empty-reply", "empty-route", "fail-twice-then-succeed", "flaky-503", "lognormal-latency",
                         "malformed-json", "malformed-polyline", "place-null-latlng", "polyline-1e6", "quota-429", "route-500",
-                        "route-points-bare-latlng", "slow-autocomplete", "succeed-then-quota-exhausted", "swapped-polyline",
+                        "route-empty-points", "route-points-bare-latlng", "slow-autocomplete", "succeed-then-quota-exhausted", "swapped-polyline",
                         "truncated-json", "truncated-polyline", "zero-results"]
         XCTAssertEqual(library.scenarios.map(\.name), expected)
         for scenario in library.scenarios {
