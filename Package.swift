@@ -17,14 +17,16 @@ import PackageDescription
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers, dataset location/caching)
-///   DefaultData                         (the embedded input files)
+///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
+///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
-///   HTTPServer, JSON, Routing, VietMapWire → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files as resources)
+///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only)
-///   BuiltInScenarios                    (Scenarios/*.json embedded as a resource bundle)
+///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
+///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest)
 ///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire → ContractKit  (the contract suite; runs an app's decoders in forked children)
 ///   … → vietmap-sim                     (thin CLI)
@@ -58,15 +60,19 @@ let package = Package(
         .target(name: "Routing", dependencies: ["ArrayBlob"]),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib"]),
-        .target(name: "DefaultData", resources: [.copy("Resources/data")]),
+        .executableTarget(name: "embed-resources", dependencies: ["CZlib"]),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
+        .target(name: "EmbeddedFiles", dependencies: ["CZlib"]),
+        .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib", "VietMapWire"]),
-        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire"], resources: [.copy("Resources/ui")]),
+        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles"], exclude: ["Resources"],
+                plugins: ["EmbedResources"]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "CZlib"]),
-        .target(name: "BuiltInScenarios", resources: [.process("Resources/Scenarios")]),
+        .target(name: "BuiltInScenarios", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire"]),

@@ -55,10 +55,14 @@ public final class UpstreamProxy: Sendable {
     private let urls: HTTPVietMapProvider
     private let recorder: ExchangeRecorder?
     private let fallback: (@Sendable (HTTPRequest) -> HTTPResponse)?
+    /// Receives one line the first time the upstream answers 401 (nothing after that).
+    private let warning: (@Sendable (String) -> Void)?
+    private let warnedUnauthorized = OnceFlag()
 
     public init(configuration: Configuration, recorder: ExchangeRecorder? = nil,
-                fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
+                fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil, warning: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
+        self.warning = warning
         self.recorder = recorder
         self.fallback = fallback
         client = UpstreamClient(timeout: configuration.timeout, maxBodyBytes: configuration.maxBodyBytes)
@@ -87,12 +91,15 @@ public final class UpstreamProxy: Sendable {
         }
         let method = request.method
         let started = DispatchTime.now().uptimeNanoseconds
-        client.get(url) { [recorder, fallback] outcome in
+        client.get(url) { [recorder, fallback, configuration, warning, warnedUnauthorized] outcome in
             let latency = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e6
             switch outcome {
             case .success(let answer):
                 let headers = answer.headers.filter { !CaptureEndpoint.hopByHopHeaders.contains($0.key) }
                 let kept = VMRawResponse(status: answer.status, headers: headers, body: answer.body)
+                if answer.status == 401, let warning, warnedUnauthorized.claim() {
+                    warning(Self.unauthorizedWarning(configuration, path: request.path))
+                }
                 recorder?.record(VMRecording(request: forwarded, response: kept, method: method, recordedAt: Date(), latencyMilliseconds: latency))
                 if answer.status >= 500, let fallback {
                     return reply(Self.fallbackAnswer(fallback, request, reason: "upstream answered \(answer.status)"))
@@ -108,10 +115,33 @@ public final class UpstreamProxy: Sendable {
         }
     }
 
+    /// The line for the upstream's first 401: which key went upstream and what to change.
+    static func unauthorizedWarning(_ configuration: Configuration, path: String) -> String {
+        let upstream = configuration.baseURL.absoluteString
+        if configuration.upstreamKey == nil {
+            return "warning: the upstream \(upstream) answered 401 to \(path): no upstream key was given, so requests go there without one (the client's key is never forwarded); give it with --upstream-key KEY (or VIETMAP_API_KEY) — until then every answer passed on, and recorded, is a 401"
+        }
+        return "warning: the upstream \(upstream) answered 401 to \(path) with the key of --upstream-key (or VIETMAP_API_KEY): check that key — answers passed on, and recorded, are 401s"
+    }
+
     /// The simulator's answer, marked as a fallback.
     static func fallbackAnswer(_ fallback: @Sendable (HTTPRequest) -> HTTPResponse, _ request: HTTPRequest, reason: String) -> HTTPResponse {
         var response = fallback(request)
         response.headers.set(CaptureEndpoint.fallbackHeader, "simulator; \(reason)")
         return response
+    }
+}
+
+/// True for the first `claim()` only, from any thread.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if claimed { return false }
+        claimed = true
+        return true
     }
 }

@@ -1,3 +1,4 @@
+import EmbeddedFiles
 import Foundation
 
 /// The dashboard's static files (HTML, CSS, JavaScript, Leaflet), read once from the
@@ -16,10 +17,15 @@ struct DashboardAssets: Sendable {
     /// Relative path (`index.html`, `vendor/leaflet/leaflet.js`) → asset.
     let files: [String: Asset]
 
-    /// Reads every file under `root` (default: the bundled `ui` folder).
+    /// The embedded `Resources/ui` folder (the `EmbedResources` plugin), unpacked on first use.
+    static let embeddedDirectory = EmbeddedFolder.materialize(name: "Dashboard", fingerprint: EmbeddedArchive.fingerprint,
+                                                             inflatedSize: EmbeddedArchive.inflatedSize,
+                                                             deflatedBase64: EmbeddedArchive.deflatedBase64)
+        .appendingPathComponent("ui", isDirectory: true)
+
+    /// Reads every file under `root` (default: the embedded `ui` folder).
     init(root: URL? = nil) {
-        let directory = root ?? Bundle.module.url(forResource: "ui", withExtension: nil)
-            ?? Bundle.module.bundleURL.appendingPathComponent("ui", isDirectory: true)
+        let directory = root ?? Self.embeddedDirectory
         var files: [String: Asset] = [:]
         let base = directory.standardizedFileURL.path
         if let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) {

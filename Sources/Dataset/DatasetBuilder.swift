@@ -21,7 +21,13 @@ import Darwin
 /// print(report)
 /// ```
 public struct DatasetBuilder: Sendable {
-    public init() {}
+    /// Receives a line as each step starts (`2/15 reading hcmc_pois_osm2018.csv`, `writing …`),
+    /// for a build long enough that silence looks like a hang; nil: nothing.
+    public var progress: (@Sendable (String) -> Void)?
+
+    public init(progress: (@Sendable (String) -> Void)? = nil) {
+        self.progress = progress
+    }
 
     /// - Parameters:
     ///   - inputs: files (or directories of files) to import, in order.
@@ -43,7 +49,15 @@ public struct DatasetBuilder: Sendable {
         // 1. Administrative units, mapping, centroids.
         let admin = AdminRegistry()
         var records: [Int] = Array(repeating: 0, count: inputs.count)
+        var step = 0
+        let steps = inputs.count + 3
+        func announce(_ what: String) {
+            step += 1
+            progress?("\(step)/\(steps) \(what) (\(String(format: "%.1f", Date().timeIntervalSince(started))) s)")
+        }
+        let isAdmin: Set<InputKind> = [.units2025JSON, .unitsPre2025JSON, .mappingNewToOldJSON, .mappingOldToNewJSON, .centroidCSV]
         for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
+            if isAdmin.contains(kind) { announce("reading \(url.lastPathComponent)") }
             switch kind {
             case .units2025JSON:
                 let before = admin.newProvinces.count + admin.newWards.count
@@ -85,6 +99,7 @@ public struct DatasetBuilder: Sendable {
         var osmAddresses: [OSMPOIReader.AddressPoint] = []
         var streetAliases: [String: [String]] = [:]
         for (index, (url, kind)) in zip(inputs, kinds).enumerated() {
+            if !isAdmin.contains(kind) { announce("reading \(url.lastPathComponent)") }
             switch kind {
             case .poiCSV: records[index] = try places.loadPOIs(url)
             case .streetCSV: records[index] = try places.loadStreets(url)
@@ -121,6 +136,7 @@ public struct DatasetBuilder: Sendable {
         report.inputs = zip(zip(inputs, kinds), records).map { DatasetBuildReport.Input(url: $0.0, kind: $0.1, records: $1) }
 
         // 3. Old-format codes for every ordinary place.
+        announce("addressing \(places.pois.count + places.streets.count + places.addresses.count) places")
         let resolver = OldCodeResolver(admin: admin, references: places.pois)
         for index in places.pois.indices { resolver.resolve(&places.pois[index]) }
         for index in places.streets.indices { resolver.resolve(&places.streets[index]) }
@@ -132,6 +148,7 @@ public struct DatasetBuilder: Sendable {
 
         // 4. The road graph.
         var roadGraph: [UInt8]?
+        announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
         if !roads.isEmpty {
             let graph = RoadGraphBuilder.build(roads.input())
             roadGraph = graph.serialized()
@@ -140,6 +157,7 @@ public struct DatasetBuilder: Sendable {
         }
 
         // 5. Write, atomically.
+        announce("writing the dataset and its search index")
         try Self.writeAtomically(to: output) { path in
             try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
                               roadGraph: roadGraph).write(into: &report)

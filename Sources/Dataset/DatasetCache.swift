@@ -31,9 +31,12 @@ public enum DatasetCache {
 
     /// The path of the default dataset for `inputs`, building it if needed.
     /// - Throws: ``DatasetError`` if an input is bad or the cache directory is unusable.
+    /// `progress`, when given, receives a line before the build starts and as each of its steps
+    /// starts (nothing when the cached file is reused).
     public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil,
-                                     notice: (String) -> Void = DatasetCache.standardError) throws -> URL {
-        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory, notice: notice).url
+                                     notice: (String) -> Void = DatasetCache.standardError,
+                                     progress: (@Sendable (String) -> Void)? = nil) throws -> URL {
+        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory, notice: notice, progress: progress).url
     }
 
     /// Like ``ensureDefault(inputs:cacheDirectory:notice:)``, also returning the build report when
@@ -42,7 +45,8 @@ public enum DatasetCache {
     /// A cached file is reused only when its `meta` matches and ``DatasetIntegrity`` finds it
     /// intact; a damaged one is rebuilt, and `notice` receives one line saying so.
     public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil,
-                                            notice: (String) -> Void = DatasetCache.standardError) throws -> (url: URL, built: DatasetBuildReport?) {
+                                            notice: (String) -> Void = DatasetCache.standardError,
+                                            progress: (@Sendable (String) -> Void)? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
         let (files, _) = try DatasetBuilder.expand(inputs)
         let fingerprint = try DatasetFingerprint.compute(inputs: files)
         let directory = cacheDirectory ?? defaultDirectory()
@@ -58,7 +62,9 @@ public enum DatasetCache {
         case .damaged(let reason):
             notice("vietmap-sim: the cached dataset \(url.path) is damaged (\(reason)); rebuilding it")
         }
-        let report = try DatasetBuilder().build(inputs: files, output: url, fingerprint: fingerprint)
+        progress?("building the default dataset from the embedded files into \(url.path) (once; later starts reuse it)")
+        let report = try DatasetBuilder(progress: progress).build(inputs: files, output: url, fingerprint: fingerprint)
+        progress?(String(format: "default dataset built in %.1f s", report.seconds))
         pruneStale(in: directory, keeping: url.lastPathComponent)
         return (url, report)
     }

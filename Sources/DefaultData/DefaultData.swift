@@ -1,8 +1,11 @@
+import EmbeddedFiles
 import Foundation
 
 /// The input files embedded in the package (`Resources/data`, a copy of the project's seed
 /// data: OSM extracts of Ho Chi Minh City and Hanoi's Hoàn Kiếm, and Vietnam's administrative
 /// units of both schemes with the old↔new mapping). Licences and sources: `data/SOURCES.md`.
+/// They are embedded in the code (the `EmbedResources` plugin) and unpacked once into the cache
+/// (`EmbeddedFolder`), so a binary copied anywhere has them.
 ///
 /// For example:
 /// ```swift
@@ -10,10 +13,12 @@ import Foundation
 /// ```
 public enum DefaultData {
     /// The embedded `data` directory.
-    public static var directory: URL {
-        if let url = Bundle.module.url(forResource: "data", withExtension: nil) { return url }
-        return Bundle.module.bundleURL.appendingPathComponent("data", isDirectory: true)
-    }
+    public static var directory: URL { unpacked.appendingPathComponent("data", isDirectory: true) }
+
+    /// This target's `Resources/`, unpacked on first use.
+    private static let unpacked = EmbeddedFolder.materialize(name: "DefaultData", fingerprint: EmbeddedArchive.fingerprint,
+                                                            inflatedSize: EmbeddedArchive.inflatedSize,
+                                                            deflatedBase64: EmbeddedArchive.deflatedBase64)
 
     /// File extensions of the default dataset's inputs.
     static let inputExtensions: Set<String> = ["csv", "json", "osm"]

@@ -151,6 +151,15 @@ struct ScenarioSelection: Sendable {
     static func notLoadedMessage(_ name: String, library: ScenarioLibrary) -> String {
         let names = library.scenarios.map(\.name)
         let shownName = name.count > 100 ? name.prefix(100) + "…" : Substring(name)
+        // A file of that name that failed to load says so, rather than "not loaded" alone.
+        if let issue = library.issues.first(where: { issue in
+            guard !issue.isWarning, let file = issue.file else { return false }
+            let base = URL(fileURLWithPath: file).lastPathComponent
+            return base == name + ".json"
+        }) {
+            let reason = "\(issue.pointer.isEmpty ? "" : issue.pointer + ": ")\(issue.reason)"
+            return "unknown scenario '\(shownName)': not loaded; its file \(URL(fileURLWithPath: issue.file ?? "").lastPathComponent) does not load: \(reason.prefix(300))"
+        }
         guard !names.isEmpty else { return "unknown scenario '\(shownName)': not loaded; no scenarios are loaded" }
         var list = names.prefix(listedNames).joined(separator: ", ")
         if names.count > listedNames { list += ", … (\(names.count) in all)" }

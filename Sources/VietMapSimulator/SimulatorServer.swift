@@ -148,6 +148,9 @@ public final class SimulatorServer: @unchecked Sendable {
                 // A finished import is sealed (a recorded checksum) and has its `meta`; a file
                 // without them is the temporary file of an interrupted import, or no dataset.
                 guard try DatasetIntegrity.verify(path: path) == .intact else {
+                    if (try? DatasetInfo.read(path: path)) == nil {
+                        throw StartError("\(path): a SQLite file, but not a vietmap-sim dataset (no seal, no `meta` table); give a file written by `vietmap-sim import --out FILE INPUT…`, or leave out --db to serve the default dataset")
+                    }
                     throw StartError("\(path): the file has no recorded checksum, so it is not a finished `vietmap-sim import` output (an interrupted import's temporary file?); \(reimport)")
                 }
                 let info = try DatasetInfo.read(path: path)
@@ -161,7 +164,8 @@ public final class SimulatorServer: @unchecked Sendable {
             databasePath = path
         } else {
             databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
-                                                          cacheDirectory: configuration.datasetCacheDirectory).path
+                                                          cacheDirectory: configuration.datasetCacheDirectory,
+                                                          progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path
         }
         service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
                                      maxRoutePoints: configuration.maxRoutePoints,

@@ -105,7 +105,8 @@ struct ServeCapture {
                     throw CLIError("cannot create the recordings folder \(directory.path): \(error.localizedDescription)")
                 }
             }
-            let proxy = UpstreamProxy(configuration: configuration, recorder: recorder, fallback: simulator)
+            let proxy = UpstreamProxy(configuration: configuration, recorder: recorder, fallback: simulator,
+                                      warning: { line in FileHandle.standardError.write(Data("vietmap-sim: \(line)\n".utf8)) })
             let note = "forwarding the endpoints to \(configuration.baseURL.absoluteString) (upstream key \(configuration.upstreamKey == nil ? "none" : "set"))"
                 + (record.map { ", recording into \($0.path)" } ?? "") + fallbackNote
             return (proxy.handler, note)

@@ -35,7 +35,7 @@ enum ServeCommand {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
-                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean))
+                                               boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean).union(ServeScenarios.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")

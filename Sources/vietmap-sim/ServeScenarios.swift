@@ -10,6 +10,8 @@ import VietMapSimulator
 ///
 /// Messages go to stderr: stdout's first line stays the ready line.
 final class ServeScenarios {
+    static let booleanOptions = ["skip-broken-scenarios"]
+
     let directory: URL?
     let defaultScenario: String?
     let seed: UInt64?
@@ -40,6 +42,15 @@ final class ServeScenarios {
             directory = URL(fileURLWithPath: "Scenarios")
         } else {
             directory = nil
+        }
+        // A scenario file that does not load stops the start (a test run would otherwise get
+        // 401s for it), unless --skip-broken-scenarios: then it is reported and left out.
+        if let directory, !options.has("skip-broken-scenarios") {
+            let issues = ScenarioLibrary.load(directory: directory).issues
+            if let last = issues.last {
+                for issue in issues.dropLast() { Self.log("scenario problem: \(issue)") }
+                throw CLIError("\(last) — serve does not start with a scenario file that does not load; fix it (`vietmap-sim scenarios validate`) or add --skip-broken-scenarios")
+            }
         }
         var boundKeys: [String: String] = [:]
         for binding in options.all("scenario-key") {

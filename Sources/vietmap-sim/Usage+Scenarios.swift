@@ -8,10 +8,12 @@ extension Usage {
                            [--max-inflated SIZE] [--max-entries N] [--max-output SIZE]
                vietmap-sim scenarios from-recording DIR [--out FILE.json] [--name NAME] [--unmatched …]
 
-        validate  checks scenario files (default: every *.json of ./Scenarios except *.schema.json)
+        validate  checks scenario files (default: what `serve` in this folder loads — the built-in
+                  scenarios and every *.json of --scenarios DIR or ./Scenarios except *.schema.json)
                   and prints each problem as `FILE: JSON-POINTER: REASON`; exit 1 if there is any,
                   else prints OK and exits 0.
-        list      prints the name and description of each scenario.
+        list      prints the name and description of each scenario (default: the built-in ones and
+                  those of --scenarios DIR or ./Scenarios, as `serve` loads them).
         from-har  turns the VietMap exchanges of a HAR 1.2 file (Proxyman, Charles, browser
                   developer tools) into a scenario that replays them: per request (apikey
                   ignored, other parameters exact), the recorded status, body and latency; a
@@ -36,7 +38,11 @@ extension Usage {
     static let serveScenarioOptions = """
           --scenarios DIR  scenario files that add to the built-in ones (embedded in the binary) or
                            override them by name (default ./Scenarios when it exists); reloaded
-                           when they change (polled every second) and on SIGHUP
+                           when they change (polled every second) and on SIGHUP. A file of the
+                           folder that does not load stops the start (one line: file, place, reason)
+          --skip-broken-scenarios
+                           start anyway, without the files that do not load (each reported; a
+                           request for one gets a 401 saying its file does not load)
           --scenario NAME  server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG],
                            the path prefix /__scenario/NAME[@TAG]/… or the header
                            X-VietMap-Sim-Scenario: NAME[@TAG]; the request must also carry a non-empty

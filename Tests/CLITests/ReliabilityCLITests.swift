@@ -101,10 +101,10 @@ final class ReliabilityCLITests: XCTestCase {
             XCTAssertEqual(directory.status, 1, "\(command)")
             XCTAssertEqual(lines(directory.stderr).count, 1, directory.stderr)
             XCTAssertTrue(directory.stderr.contains("is a directory"), directory.stderr)
-            let missing = try run(command + ["--out", folder.appendingPathComponent("no/such/x.out").path] + extra)
-            XCTAssertEqual(missing.status, 1)
-            XCTAssertTrue(missing.stderr.contains("does not exist"), missing.stderr)
-            XCTAssertFalse(missing.stdout.contains("note:"), "refused before the inputs are looked at: \(missing.stdout)")
+            let blocked = try run(command + ["--out", har.appendingPathComponent("no/such/x.out").path] + extra)
+            XCTAssertEqual(blocked.status, 1)
+            XCTAssertTrue(blocked.stderr.contains("cannot create the folder") && blocked.stderr.contains("is not a folder"), blocked.stderr)
+            XCTAssertFalse(blocked.stdout.contains("note:"), "refused before the inputs are looked at: \(blocked.stdout)")
         }
     }
 
