@@ -1,3 +1,4 @@
+import Foundation
 import TextFolding
 
 /// Words people type for a kind of place, Vietnamese (with or without accents) and English,
@@ -40,7 +41,8 @@ public enum CategoryWords {
         add("rạp chiếu phim rạp phim cinema", "amenity=cinema")
         add("chợ market", "amenity=marketplace")
         add("trung tâm thương mại mall", "shop=mall")
-        add("siêu thị supermarket", "shop=supermarket", "shop=department_store")
+        add("trung tâm thương mại bách hóa department store mall", "shop=department_store")
+        add("siêu thị supermarket", "shop=supermarket")
         add("cửa hàng tiện lợi convenience store", "shop=convenience")
         add("nhà sách hiệu sách sách bookstore bookshop books", "shop=books")
         add("cây xăng trạm xăng xăng gas station petrol station fuel", "amenity=fuel")
@@ -55,6 +57,23 @@ public enum CategoryWords {
         add("quảng trường square", "place=square")
         return table.mapValues { TextFolding.fold($0) }
     }()
+
+    /// Other tags that say what a place also is, as the `key=value` of its kind: a restaurant
+    /// with `cuisine=coffee_shop` is a café, a bank with `atm=yes` has an ATM, a clinic with
+    /// `healthcare=pharmacy` is a pharmacy. (`cuisine` is a `;` list.)
+    public static func impliedCategories(_ tags: [String: String]) -> [String] {
+        var out: [String] = []
+        let cuisine = (tags["cuisine"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if cuisine.contains(where: { $0 == "coffee_shop" || $0 == "coffee" }) { out.append("amenity=cafe") }
+        if cuisine.contains("bubble_tea") || cuisine.contains("tea") { out.append("shop=tea") }
+        if tags["atm"] == "yes" { out.append("amenity=atm") }
+        if let care = tags["healthcare"], let implied = Self.healthcare[care] { out.append(implied) }
+        if tags["shop"] == "coffee" { out.append("amenity=cafe") }
+        return out
+    }
+
+    private static let healthcare = ["pharmacy": "amenity=pharmacy", "hospital": "amenity=hospital", "clinic": "amenity=clinic",
+                                     "doctor": "amenity=doctors", "dentist": "amenity=dentist"]
 
     /// The folded kind words of a raw OSM category, "" when none.
     public static func words(forOSM category: String) -> String { table[category] ?? "" }

@@ -112,8 +112,10 @@ enum OSMPOIReader {
                 result.addresses.append(AddressPoint(key: "addr:way/\(way.id)", houseNumber: TextFolding.clean(number),
                                                      street: TextFolding.clean(street), lat: point.0, lng: point.1))
             }
-            guard way.tags["building"] == nil || way.tags["amenity"] != nil || way.tags["tourism"] != nil,
-                  let category = OSMPOIReader.category(way.tags, area: true),
+            // A named building is a place when it says what it is (amenity, shop, office, …: a
+            // supermarket, a ward's People's Committee), not when it is only a building.
+            guard let category = OSMPOIReader.category(way.tags, area: true),
+                  way.tags["building"] == nil || !category.hasPrefix("man_made=") && !category.hasPrefix("place=") && category != "natural=water",
                   let point = centroid(way.nodeIDs) else { return }
             result.pois.append(POINode(type: "way", id: way.id, lat: point.0, lng: point.1, tags: way.tags, category: category))
         }

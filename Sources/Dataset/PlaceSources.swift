@@ -214,7 +214,10 @@ struct PlaceSources {
             let key = "poi:\(node.type)/\(node.id)"
             if let (kind, index) = keyIndex[key] {
                 // Already from a CSV: the OSM file adds the names the CSV lacks (alt_name, old_name, …).
-                if kind == .poi { pois[index].aliases += OSMPOIReader.aliases(node.tags) }
+                if kind == .poi {
+                    pois[index].aliases += OSMPOIReader.aliases(node.tags)
+                    Self.addImplied(node.tags, besides: node.category, to: &pois[index])
+                }
                 present += 1
                 continue
             }
@@ -234,9 +237,27 @@ struct PlaceSources {
             record.categories = CategoryCodes.code(forOSM: node.category)
             record.aliases = OSMPOIReader.aliases(node.tags)
             record.kindWords = CategoryWords.words(forOSM: node.category)
+            Self.addImplied(node.tags, besides: node.category, to: &record)
             append(record)
             added += 1
         }
         return (added, present, outside)
+    }
+}
+
+extension PlaceSources {
+    /// What a place's other tags say it also is ("cuisine=coffee_shop": a café, "atm=yes": an
+    /// ATM): their category codes after its own, and their kind words.
+    static func addImplied(_ tags: [String: String], besides category: String, to record: inout PlaceRecord) {
+        for implied in CategoryWords.impliedCategories(tags) where implied != category {
+            let code = CategoryCodes.code(forOSM: implied)
+            if !record.categories.split(separator: ",").contains(Substring(code)) {
+                record.categories = record.categories.isEmpty ? code : record.categories + "," + code
+            }
+            let words = CategoryWords.words(forOSM: implied)
+            if !words.isEmpty && !record.kindWords.contains(words) {
+                record.kindWords = record.kindWords.isEmpty ? words : record.kindWords + " " + words
+            }
+        }
     }
 }

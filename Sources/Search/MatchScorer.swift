@@ -17,8 +17,10 @@ struct MatchScorer {
     static let proximityWeight = 0.35
     /// Extra text score for a place whose kind is the whole query.
     static let kindBonus = 0.1
-    /// Extra text score for a name that is exactly the query.
+    /// Extra text score for a name that is exactly the query (half when its words come in another order).
     static let exactBonus = 0.3
+    /// Extra text score for a name that begins with the query's words, in order (two words or more).
+    static let orderBonus = 0.1
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
@@ -57,6 +59,8 @@ struct MatchScorer {
         var distance: Double?
         /// Every query word is in the name (or the kind): the query as typed found this place.
         var complete: Bool
+        /// Every query word is a word of the place's kind (a category query finds a place of that kind).
+        var kindMatch = false
     }
 
     /// The words of one candidate's folded keys, as ranges of the arena; one buffer reused for
@@ -248,9 +252,21 @@ struct MatchScorer {
         // The name is exactly what was typed (the last word possibly still being typed).
         // (Half when the last word is only a prefix of the name's: "district 1" is exactly District 1,
         // only possibly District 10.)
+        // The name begins with the query's words in their order (the last one possibly a prefix):
+        // what typing the name from its start gives ("Artinus 3D A" → Artinus 3D Art Museum, not
+        // Artinus 3D Museum; "Trường Tiểu học Tân Bình" is not "… Bình Tân").
+        var inOrder = nameCount >= queryCount && queryCount > 0
+        if inOrder {
+            for (i, q) in queryWords.enumerated() {
+                let w = name.lowerBound + i
+                if !(equal(w, q) || (i == queryCount - 1 && starts(w, q))) { inOrder = false; break }
+            }
+        }
         var exactBonus = nameCount == queryCount && matchedInName >= Double(queryCount) - 0.1
             && !(isKindQuery && matchedInKind < queryCount) ? Self.exactBonus : 0
         if exactBonus > 0 && matchedInName < Double(queryCount) { exactBonus /= 2 }
+        if exactBonus > 0 && !inOrder { exactBonus /= 2 }
+        let orderBonus = inOrder && queryCount >= 2 ? Self.orderBonus : 0
         var kindBonus = 0.0
         if matchedInKind == queryCount {
             // The whole query names the kind ("cà phê", "atm"): as good as a full name match,
@@ -259,7 +275,7 @@ struct MatchScorer {
             startsWith = 1
             kindBonus = Self.kindBonus
         }
-        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus + kindBonus + exactBonus
+        let text = 0.6 * coverage + 0.3 * tightness + 0.1 * startsWith + houseNumberBonus + kindBonus + exactBonus + orderBonus
         var value = text + Self.importanceWeight * places.importance[row]
         var distance: Double?
         if let focus {
@@ -270,7 +286,13 @@ struct MatchScorer {
         // A house number the street's name cannot hold ("197 trần phú") does not make the street incomplete.
         let numbersOnStreet = kindOfPlace == UInt8(PlaceKind.street.rawValue) ? Double(numberWords) : 0
         let complete = matchedInName + Double(matchedInKind) + numbersOnStreet >= Double(queryCount) - 0.1
-        return Score(value: value, coverage: coverage, distance: distance, complete: complete)
+        // A category query: every word among the kind's words, whether or not the name holds it too
+        // ("Chợ An Sương" is a market for "chợ" although its name says so).
+        var kindMatch = false
+        if isKindQuery, !words.kind.isEmpty {
+            kindMatch = queryWords.allSatisfy { q in words.kind.contains { equal($0, q) } }
+        }
+        return Score(value: value, coverage: coverage, distance: distance, complete: complete, kindMatch: kindMatch)
     }
 
     /// The space-separated words of a folded key.

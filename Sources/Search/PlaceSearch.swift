@@ -45,14 +45,16 @@ public final class PlaceSearch: Sendable {
     /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
     private let kindWords: Set<String>
     private let typos: LazyTypoVocabulary
+    /// Rows by their squashed names (built on first use).
+    private let exactNames = ExactNames()
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
     /// Score bonus for a place holding every typed word in its name (or kind) as typed.
     static let literalCompleteBonus = 0.2
     /// Text score of a unit the whole query names ("Q1", "District 1", "TP HCM"): above an exact
-    /// complete name match (1.0 + exact 0.3 + complete 0.2).
-    static let unitOnlyScore = 1.55
+    /// complete name match in order (1.0 + exact 0.3 + order 0.1 + complete 0.2).
+    static let unitOnlyScore = 1.65
     /// With a focus, places this far away are ranked below everything that matches near it.
     static let farFromFocusMeters = 300_000.0
     static let nearFocusMeters = 60_000.0
@@ -80,7 +82,8 @@ public final class PlaceSearch: Sendable {
         // One typing error: only when nothing matches every word as typed, so exact matches cost nothing more.
         // Not while a short last word is still being typed ("197 tran p"): the next letter decides.
         let lastWord = readings[0].words.last ?? ""
-        if !results.contains(where: { $0.complete }) && (lastWord.count >= 3 || lastWord.first?.isNumber == true) {
+        // (Unless an earlier word is in no name at all: "nogc ha" — no next letter mends "nogc".)
+        if !results.contains(where: { $0.complete }) && (lastWord.count >= 3 || lastWord.first?.isNumber == true || hasUnknownWord(readings[0])) {
             var typoReadings = try typoReadings(of: readings[0])
             // A word the data lacks ("… cathedrl", a shop's slogan) must not empty the list:
             // the query without one of its words, below every reading that keeps them all.
@@ -105,7 +108,10 @@ public final class PlaceSearch: Sendable {
             readings += partial
             results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage, &ranking)
         }
+        // (Not for a category query: "ngân hàng" asks for any bank, not one named so.)
+        if TextFolding.hasAccents(query.text), !isCategory(readings[0]) { applyToneRule(&results, text: query.text) }
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
+        if query.focus != nil { nearestAmongEquals(&results, window: query.limit * 3) }
         return distinct(results, format: query.format, limit: query.limit).map {
             SearchResult(place: index.places.record($0.row), distanceMeters: $0.distance, score: $0.score)
         }
@@ -117,15 +123,16 @@ public final class PlaceSearch: Sendable {
         var out: [QueryReading] = []
         for (index, word) in literal.words.enumerated() where word.count >= 3 && word.allSatisfy({ $0.isLetter }) {
             let isLast = index == literal.words.count - 1
-            if isLast && word.count < 5 { continue }
-            for correction in try typos.vocabulary().corrections(of: word, limit: word.count >= 5 ? 2 : 3) {
+            // A short last word is still being typed — unless no word begins with it ("cho van kipe").
+            if isLast && word.count < 5 && self.index.terms.postingCount(self.index.terms.match(Array(word.utf8), prefix: true, in: [.name, .address, .kind])) > 0 { continue }
+            for correction in try typos.vocabulary().corrections(of: word, limit: word.count >= 5 ? 4 : 3) {
                 var copy = literal
                 copy.words[index] = correction
                 copy.understood = true
                 copy.penalty = Self.typoPenalty
                 if isLast { copy.lastIsPrefix = false }
                 out.append(copy)
-                if out.count >= 6 { return out }
+                if out.count >= 8 { return out }
             }
         }
         return out
@@ -138,6 +145,71 @@ public final class PlaceSearch: Sendable {
         guard reading.lastIsPrefix, let last = reading.words.last, last.count >= 3 else { return false }
         return kindWords.contains { $0.hasPrefix(last) }
     }
+
+    /// Whether two adjacent words are numbers (taking the spaces out would make another number).
+    static func joinsNumbers(_ words: [String]) -> Bool {
+        zip(words, words.dropFirst()).contains { $0.last?.isNumber == true && $1.first?.isNumber == true }
+    }
+
+    /// Rows one of whose names is `words` with the spaces taken out, nearest to the focus first
+    /// (else most important first), at most `limit`.
+    private func exactlyNamed(_ words: [String], focus: Coordinate?, filter: PlaceFilter, limit: Int) -> [Int] {
+        var wanted: [UInt8] = []
+        for word in words { wanted += word.utf8 }
+        let places = index.places
+        // (Not admin units: the unit readings and their importance find them, and their names
+        // without "Quận"/"Huyện" would make "Quận Ba" the district Quản Bạ.)
+        let admin = UInt8(PlaceKind.admin.rawValue)
+        var rows = exactNames.rows(named: words, in: places).filter {
+            places.kind[$0] != admin && squashedName(of: $0, equals: wanted) && filter.accepts($0, in: places)
+        }
+        if let focus, rows.count > limit {
+            rows = rows.map { ($0, focus.distance(to: places.coordinate($0))) }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
+        }
+        return Array(rows.prefix(limit))
+    }
+
+    /// Whether the row's name or one of its other names, without spaces, is `wanted`.
+    private func squashedName(of row: Int, equals wanted: [UInt8]) -> Bool {
+        let places = index.places
+        return places.arena.withUnsafeBufferPointer { arena in
+            func same(_ span: Range<Int>) -> Bool {
+                var i = 0
+                for b in arena[span] where b != UInt8(ascii: " ") {
+                    guard i < wanted.count, wanted[i] == b else { return false }
+                    i += 1
+                }
+                return i == wanted.count
+            }
+            if same(places.span(row, .nameKey)) { return true }
+            let aliases = places.span(row, .aliasKey)
+            var from = aliases.lowerBound
+            for i in aliases.lowerBound...aliases.upperBound where i == aliases.upperBound || arena[i] == UInt8(ascii: "|") {
+                if i > from, same(from..<i) { return true }
+                from = i + 1
+            }
+            return false
+        }
+    }
+
+    /// Whether a word before the last (of four letters or more) is in no name, address or kind.
+    private func hasUnknownWord(_ reading: QueryReading) -> Bool {
+        reading.words.dropLast().contains { word in
+            word.count >= 4 && index.terms.postingCount(index.terms.match(Array(word.utf8), prefix: false, in: [.name, .address, .kind])) == 0
+        }
+    }
+
+    /// Whether every word of the reading is a kind word as typed in full ("cà phê", "atm", "cây
+    /// xăng"): a category query, answered by distance.
+    private func isCategory(_ reading: QueryReading) -> Bool {
+        !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains)
+    }
+
+    /// Places of the kind a category query names, within this distance of the focus, come first,
+    /// nearest first (see docs/search.md, "Category words").
+    static let categoryRadiusMeters = 5_000.0
+    /// Their score: above every name match (an exact, complete, important name is ≈ 1.9).
+    static let categoryScore = 2.0
 
     /// Whether every word of the reading is a kind word (the last one possibly a prefix of one).
     private func isKindOnly(_ reading: QueryReading) -> Bool {
@@ -213,10 +285,23 @@ public final class PlaceSearch: Sendable {
             // quan 1").
             let inName = nameConditions(reading, in: .name)
             let nameMatches = collect(inName, limit: Self.candidatesPerStage, filter: filter)
+            // 0. Places called exactly so (spaces aside: "coopmart" = "Co.op Mart"), the nearest first:
+            // the name stage cannot bound "Phạm Vấn" among a thousand "Phạm Văn …", nor reach the
+            // Ministop next to the focus among 200.
+            if !Self.joinsNumbers(reading.words) {
+                candidates.insert(exactlyNamed(reading.words, focus: query.focus, filter: filter, limit: Self.candidatesPerStage / 2))
+            }
             let cells = query.focus.map { RowCondition.cells(SearchIndex.cells(around: $0)) }
             // Fewer rows than the limit means every name match is already in.
             if let cells, nameMatches == Self.candidatesPerStage {
                 _ = collect(inName + [cells], limit: Self.candidatesPerStage / 2, filter: filter)
+            }
+            // A category query near a focus: the nearest places of the kind, however unimportant.
+            if let focus = query.focus, !reading.understood, isCategory(reading) {
+                let kinds = reading.words.map { RowCondition.words(index.terms.match(Array($0.utf8), prefix: false, in: .kind)) }
+                let near = index.nearestRows(allOf: kinds, focus: focus, radius: Self.categoryRadiusMeters,
+                                             limit: Self.candidatesPerStage) { filter.accepts($0, in: places) }
+                candidates.insert(near.map(\.row))
             }
             // Only for a pure kind query ("cafe", "cây xăng") or when few names hold the words
             // ("công viên Tao Đàn": the park is called "Tao Dan Park").
@@ -246,6 +331,8 @@ public final class PlaceSearch: Sendable {
         var score: Double
         /// Some reading without a penalty found every word in its name.
         var complete: Bool
+        /// The tone rule's verdict: 1 the typed accents, -1 other accents, 0 neither.
+        var tone: Int8 = 0
     }
 
     /// What is known of each candidate so far: its best score over the readings scored, and
@@ -261,6 +348,8 @@ public final class PlaceSearch: Sendable {
         var entries: [Entry] = []
         var scorers: [MatchScorer] = []
         var unitKeys: [[[UInt8]]] = []
+        /// Each reading's words without spaces (an exact name however it is spaced scores as exact).
+        var squashed: [[UInt8]] = []
     }
 
     /// Scores every candidate by its best reading; `complete` when some reading's words are all in its name.
@@ -271,6 +360,8 @@ public final class PlaceSearch: Sendable {
             ranking.scorers.append(MatchScorer(queryTokens: reading.words, focus: query.focus,
                                                isKindQuery: !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains)))
             ranking.unitKeys.append(reading.units.map { Array(Self.key(of: $0).utf8) })
+            // (Not joining two numbers: "3 2" is the date street, not the place "32".)
+            ranking.squashed.append(Self.joinsNumbers(reading.words) ? [] : reading.words.flatMap { Array($0.utf8) })
         }
         let words = MatchScorer.PlaceWords()
         places.arena.withUnsafeBufferPointer { arena in
@@ -299,8 +390,21 @@ public final class PlaceSearch: Sendable {
                             value += MatchScorer.proximityWeight * exp(-distance! / MatchScorer.proximityScaleMeters)
                         }
                     } else {
-                        let score = ranking.scorers[r].score(row, places, arena, words: words)
+                        var score = ranking.scorers[r].score(row, places, arena, words: words)
+                        if !score.complete, reading.words.count <= 3, !ranking.scorers[r].isKindQuery, !ranking.squashed[r].isEmpty,
+                           squashedName(of: row, equals: ranking.squashed[r]) {
+                            // The name spaced otherwise ("Co.op Mart" for "coopmart", "Mini Stop" for "ministop"):
+                            // as good as the exact name (text 0.6 + 0.3 + 0.1 + exact 0.3).
+                            score.value = 1.3 + MatchScorer.importanceWeight * places.importance[row]
+                                + (score.distance.map { MatchScorer.proximityWeight * exp(-$0 / MatchScorer.proximityScaleMeters) } ?? 0)
+                            score.complete = true
+                            score.coverage = 1
+                        }
                         (value, coverage, distance, complete) = (score.value, score.coverage, score.distance, score.complete)
+                        if score.kindMatch, ranking.scorers[r].isKindQuery, !reading.understood, let d = distance, d <= Self.categoryRadiusMeters {
+                            // A place of the kind asked for: by distance (importance only breaks near-ties).
+                            value = Self.categoryScore + 0.6 * exp(-d / 1_500) + 0.02 * places.importance[row]
+                        }
                         if reading.understood { value -= 0.01 + reading.penalty }
                         // Every word as typed is in the name: above readings that had to reinterpret
                         // some words ("bưu điện sài gòn" is the post office called so, not any in the city).
@@ -333,6 +437,87 @@ public final class PlaceSearch: Sendable {
             }
         }
         return results
+    }
+
+    /// Score for a name whose accents are those typed ("Phạm Vấn" typed: the street Phạm Vấn, not
+    /// Phạm Văn …) and taken off one whose accents contradict them; nothing for unaccented text.
+    static let toneBonus = 0.08
+
+    /// The tone rule: folding merges "Vấn" and "Văn"; a query typed with accents keeps them apart.
+    /// Each result whose name holds every accented query word with those accents gains
+    /// ``toneBonus``; one holding such a word with other accents loses it.
+    private func applyToneRule(_ results: inout [Ranked], text: String) {
+        let typed = TextFolding.accentedWords(text).filter(TextFolding.hasAccents)
+        guard !typed.isEmpty else { return }
+        // The words are decomposed already: their base letters are the key (cheaper than `fold`).
+        func base(_ word: String) -> String {
+            var out = String.UnicodeScalarView()
+            for scalar in word.unicodeScalars where !(0x0300...0x036F).contains(scalar.value) {
+                out.append(scalar.value == 0x0111 ? "d" : scalar)
+            }
+            return String(out)
+        }
+        let typedFolded = typed.map(base)
+        let places = index.places
+        // Only the leading results can change places: the best 8.
+        var order: [Int] = []
+        for i in results.indices {
+            if order.count < 8 { order.append(i); continue }
+            if let worst = order.indices.min(by: { results[order[$0]].score < results[order[$1]].score }),
+               results[i].score > results[order[worst]].score { order[worst] = i }
+        }
+        for i in order {
+            let text = places.text(results[i].row, .name)
+            // A name written without accents says nothing either way.
+            guard TextFolding.hasAccents(text) else { continue }
+            let name = TextFolding.accentedWords(text)
+            let folded = name.map(base)
+            var all = true, conflict = false
+            for (word, key) in zip(typed, typedFolded) {
+                var same = false, other = false
+                for (n, f) in zip(name, folded) where f == key || (f.hasPrefix(key) && word == typed.last) {
+                    if n == word || (n.hasPrefix(word) && word == typed.last) { same = true } else if f == key { other = true }
+                }
+                if !same { all = false }
+                if other && !same { conflict = true }
+            }
+            if all {
+                results[i].score += Self.toneBonus
+                results[i].tone = 1
+            } else if conflict {
+                results[i].score -= Self.toneBonus
+                results[i].tone = -1
+            }
+        }
+    }
+
+    /// Distance decides among equals: within the first `window` results (sorted), places with the
+    /// same name (spaces aside) and the same kind of place — a chain's shops, one name's bus stops —
+    /// swap so the nearest to the focus takes the best place the name reached, the next the next.
+    /// (A market and the bus stop named after it are of different groups and keep their order.)
+    private func nearestAmongEquals(_ results: inout [Ranked], window: Int) {
+        let places = index.places
+        var groups: [[UInt8]: [Int]] = [:]
+        for p in 0..<min(window, results.count) {
+            let row = results[p].row
+            // (Names the tone rule told apart stay apart: "Cầu …" typed is not "Câu …".)
+            var key: [UInt8] = [places.kind[row], UInt8(bitPattern: results[p].tone)]
+            places.arena.withUnsafeBufferPointer { arena in
+                key += arena[places.span(row, .nameKey)].filter { $0 != UInt8(ascii: " ") }
+                key.append(UInt8(ascii: "|"))
+                // The category's group (first two digits: a bank and its ATM, a restaurant and a café).
+                key += arena[places.span(row, .categories)].prefix(2)
+            }
+            groups[key, default: []].append(p)
+        }
+        for positions in groups.values where positions.count > 1 {
+            let members = positions.map { results[$0] }.sorted { ($0.distance ?? .infinity, $0.row) < ($1.distance ?? .infinity, $1.row) }
+            for (p, member) in zip(positions, members) {
+                let score = results[p].score
+                results[p] = member
+                results[p].score = score
+            }
+        }
     }
 
     /// The key of the place that is the admin unit `unit` itself.

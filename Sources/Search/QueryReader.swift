@@ -128,11 +128,58 @@ struct QueryReader: Sendable {
         for e in expanded {
             result.append(QueryReading(words: e, units: understoodUnits, understood: true, lastIsPrefix: false))
         }
+        // 6. Abbreviations, both ways ("THPT" ↔ "Trung học phổ thông", "GD&ĐT" ↔ "Giáo dục và Đào tạo").
+        var abbreviated = Self.abbreviationReadings(words)
+        if words != tokens {
+            // Also of the text as typed: "Ủy ban nhân dân xã Long Hưng" is "UBND xã Long Hưng", the unit a word of its name.
+            abbreviated += Self.abbreviationReadings(tokens).prefix(2)
+        }
+        for (e, replacedLast) in abbreviated where e != words {
+            result.append(QueryReading(words: e, units: understoodUnits, understood: true, lastIsPrefix: !lastConsumed && !replacedLast))
+        }
         if let t = trailing, !t.words.isEmpty {
             understoodUnits += t.units
             result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false, penalty: 0.05))
         }
         return result
+    }
+
+    /// Abbreviations of Vietnamese names (folded) and what they stand for; both are read either way.
+    static let abbreviations: [([String], [[String]])] = [
+        (["thpt"], [["trung", "hoc", "pho", "thong"]]), (["thcs"], [["trung", "hoc", "co", "so"]]),
+        (["ubnd"], [["uy", "ban", "nhan", "dan"]]), (["bv"], [["benh", "vien"]]), (["dh"], [["dai", "hoc"]]),
+        (["cd"], [["cao", "dang"]]), (["tdtt"], [["the", "duc", "the", "thao"]]),
+        (["gd", "dt"], [["giao", "duc", "va", "dao", "tao"], ["giao", "duc", "dao", "tao"], ["gddt"]]),
+        (["gddt"], [["giao", "duc", "va", "dao", "tao"], ["giao", "duc", "dao", "tao"], ["gd", "dt"]]),
+        (["tnhh"], [["trach", "nhiem", "huu", "han"]]), (["cti"], [["cong", "ti"]]), (["kcn"], [["khu", "cong", "nghiep"]]),
+        (["kdc"], [["khu", "dan", "cu"]]), (["ttyt"], [["trung", "tam", "y", "te"]]), (["tt"], [["trung", "tam"]]),
+        (["nh"], [["ngan", "hang"]]), (["bhxh"], [["bao", "hiem", "xa", "hoi"]]), (["dhqg"], [["dai", "hoc", "quoc", "gia"]]),
+    ]
+
+    /// The words with one abbreviation expanded or one expansion abbreviated (at most 4 readings),
+    /// each with whether it rewrote the last word (then no longer a prefix being typed).
+    static func abbreviationReadings(_ words: [String]) -> [([String], Bool)] {
+        var out: [([String], Bool)] = []
+        func matches(_ phrase: [String], at i: Int) -> Bool {
+            i + phrase.count <= words.count && words[i..<i + phrase.count].elementsEqual(phrase)
+        }
+        for i in words.indices where out.count < 4 {
+            for (short, fulls) in abbreviations {
+                if matches(short, at: i) {
+                    for full in fulls {
+                        var copy = words
+                        copy.replaceSubrange(i..<i + short.count, with: full)
+                        out.append((copy, i + short.count == words.count))
+                    }
+                }
+                for full in fulls where full.count > 1 && matches(full, at: i) {
+                    var copy = words
+                    copy.replaceSubrange(i..<i + full.count, with: short)
+                    out.append((copy, i + full.count == words.count))
+                }
+            }
+        }
+        return Array(out.prefix(4))
     }
 
     static func droppingGeneric(_ words: [String]) -> [String] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A condition on a row of the ``SearchIndex``.
 enum RowCondition {
     /// Holds one of the words (in one of the columns) of the match.
@@ -55,6 +57,32 @@ extension SearchIndex {
             return lists.count
         case .cells(let cells): return cells.count
         }
+    }
+
+    /// The `limit` rows nearest to `focus` within `radius` metres meeting every condition and
+    /// `accept`, nearest first: the rows of the rarest condition are all read (callers use it for
+    /// conditions of at most a few thousand rows — a kind, a chain's name), so the nearest place of
+    /// its kind is found however unimportant it is. `maxScan` bounds the rows read.
+    func nearestRows(allOf conditions: [RowCondition], focus: Coordinate, radius: Double, limit: Int, maxScan: Int = 20_000,
+                     accept: (Int) -> Bool) -> [(row: Int, distance: Double)] {
+        guard limit > 0, !conditions.isEmpty else { return [] }
+        let sizes = conditions.map(size)
+        guard let driver = sizes.indices.min(by: { sizes[$0] < sizes[$1] }), sizes[driver] > 0, sizes[driver] <= maxScan else { return [] }
+        // A cheap box test first: degrees of latitude and longitude `radius` spans.
+        let dLat = radius / 111_320, dLng = radius / (111_320 * max(0.1, cos(focus.lat * .pi / 180)))
+        var found: [(row: Int, distance: Double)] = []
+        forEachRow(of: CollectionOfOne(conditions[driver]), size: sizes[driver]) { row in
+            guard abs(places.lat[row] - focus.lat) <= dLat, abs(places.lng[row] - focus.lng) <= dLng else { return true }
+            for index in conditions.indices where index != driver {
+                guard holds(row, conditions[index]) else { return true }
+            }
+            let d = focus.distance(to: places.coordinate(row))
+            guard d <= radius, accept(row) else { return true }
+            found.append((row, d))
+            return true
+        }
+        found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.row < $1.row }
+        return Array(found.prefix(limit))
     }
 
     /// The first `limit` rows holding any of the matches and meeting `accept` (a query of words joined by OR).

@@ -115,4 +115,36 @@ public enum TextFolding {
         let folded = fold(text)
         return folded.split(separator: " ")
     }
+
+    /// The words of `text` with every accent kept, lower case, each word's tone mark moved to its
+    /// end (so both tone placements meet: "Hòa" = "Hoà"), `Ð`/`đ` as `đ`: "Phạm Vấn" →
+    /// ["pham\u{0323}", "vân\u{0301}"] (decomposed). Vowel marks (ă â ê ô ơ ư) stay where they are:
+    /// "Văn" and "Vấn" differ. For telling apart names that `fold` merges.
+    public static func accentedWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var word = String.UnicodeScalarView(), tones = String.UnicodeScalarView()
+        func flush() {
+            if !word.isEmpty { word.append(contentsOf: tones); words.append(String(word)) }
+            word = String.UnicodeScalarView(); tones = String.UnicodeScalarView()
+        }
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.value {
+            case 0x0300, 0x0301, 0x0303, 0x0309, 0x0323: tones.append(scalar)  // grave, acute, tilde, hook, dot below
+            case 0x00D0, 0x00F0, 0x0110: word.append("\u{0111}")
+            default:
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil || (0x0300...0x036F).contains(scalar.value) {
+                    word.append(scalar)
+                } else {
+                    flush()
+                }
+            }
+        }
+        flush()
+        return words
+    }
+
+    /// Whether the text has a letter with an accent (a tone or vowel mark, or `đ`), composed or not.
+    public static func hasAccents(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value >= 0xC0 && $0.properties.isAlphabetic) || (0x0300...0x036F).contains($0.value) }
+    }
 }

@@ -1,0 +1,191 @@
+import Dataset
+import Foundation
+@testable import Search
+import SQLiteStore
+import TextFolding
+import XCTest
+
+/// City-scale ranking rules (docs/search.md, "Ranking"), on the default dataset through the
+/// Search API. Every expectation is computed from the dataset's `place` table — which places are
+/// of a kind, which share a name, which names differ only in accents — never written down.
+final class SearchRankingTests: XCTestCase {
+    struct Place {
+        let row: Int
+        let name: String
+        let nameKey: String
+        let kind: Int
+        let kindKey: String
+        let categories: [String]
+        let point: Coordinate
+    }
+
+    static let foci = [Coordinate(lat: 10.7769, lng: 106.7009), Coordinate(lat: 10.7830, lng: 106.6870),
+                       Coordinate(lat: 10.7680, lng: 106.6930), Coordinate(lat: 21.0285, lng: 105.8542)]
+
+    private static let loaded: Result<(PlaceSearch, [Place]), any Error> = Result {
+        let built = try SharedDataset.get()
+        let db = try Database(path: built.url.path, mode: .readOnly)
+        let statement = try db.prepare("SELECT id, name, name_key, kind, kind_key, categories, lat, lng FROM place ORDER BY id")
+        var places: [Place] = []
+        while try statement.step() {
+            places.append(Place(row: statement.int(0) - 1, name: statement.text(1), nameKey: statement.text(2), kind: statement.int(3),
+                                kindKey: statement.text(4), categories: statement.text(5).split(separator: ",").map(String.init),
+                                point: Coordinate(lat: statement.double(6), lng: statement.double(7))))
+        }
+        return (try PlaceSearch(databasePath: built.url.path), places)
+    }
+
+    private func fixture() throws -> (PlaceSearch, [Place]) { try Self.loaded.get() }
+
+    private func search(_ text: String, focus: Coordinate?, limit: Int = 10) throws -> [SearchResult] {
+        try fixture().0.autocomplete(AutocompleteQuery(text: text, focus: focus, limit: limit))
+    }
+
+    /// A point `meters` north-east of `point`.
+    private func beside(_ point: Coordinate, _ meters: Double) -> Coordinate {
+        Coordinate(lat: point.lat + meters / 157_000, lng: point.lng + meters / 157_000)
+    }
+
+    func testACategoryWordAnswersTheNearestPlacesOfThatKind() throws {
+        let (_, places) = try fixture()
+        for (text, code) in [("cà phê", "1003"), ("ca phe", "1003"), ("atm", "3002"), ("nhà thuốc", "4003"), ("cây xăng", "9001"),
+                             ("benh vien", "4001"), ("ngân hàng", "3001"), ("khach san", "2001")] {
+            let words = Set(TextFolding.tokens(text).map(String.init))
+            for focus in Self.foci {
+                // Of the kind: every word of the query among the place's kind words (what the import gave it).
+                let kind = places.filter { words.isSubset(of: Set($0.kindKey.split(separator: " ").map(String.init))) }
+                    .map { ($0, focus.distance(to: $0.point)) }.sorted { $0.1 < $1.1 }
+                guard kind.count >= 3, kind[2].1 < 2_000 else { continue }
+                let results = try search(text, focus: focus)
+                let first = try XCTUnwrap(results.first, text)
+                XCTAssertTrue(kind.prefix(3).contains { $0.0.row == Int(first.place.id - 1) } || (first.distanceMeters ?? .infinity) <= kind[0].1 + 1,
+                              "\(text) at \(focus): \(first.place.name) at \(Int(first.distanceMeters ?? -1)) m; nearest of the kind \(kind[0].0.name) at \(Int(kind[0].1)) m")
+                // The answer's codes say what it is, and the first three are nearest first.
+                XCTAssertTrue(results.prefix(3).allSatisfy { $0.place.categories.contains(code) }, "\(text): \(results.prefix(3).map { ($0.place.name, $0.place.categories) })")
+                let distances = results.prefix(3).compactMap(\.distanceMeters)
+                XCTAssertEqual(distances, distances.sorted(), text)
+            }
+        }
+    }
+
+    func testOtherTagsMakeAPlaceOfTheirKindToo() {
+        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "restaurant", "cuisine": "vietnamese;coffee_shop"]), ["amenity=cafe"])
+        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "bank", "atm": "yes"]), ["amenity=atm"])
+        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "clinic", "healthcare": "pharmacy"]), ["amenity=pharmacy"])
+        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "bank"]), [])
+    }
+
+    func testTheNearestOfOneNameComesFirstWhateverItsSpacing() throws {
+        let (_, places) = try fixture()
+        // Names held by several POIs (a chain), grouped with the spaces taken out ("co op mart" = "coopmart").
+        // (Of one kind of place — same first two digits of the code — and not a name that is only kind
+        // words: "Cafe" asked is a category query.)
+        let kindWords = Set(CategoryWords.table.values.flatMap { $0.split(separator: " ").map(String.init) })
+        var chains: [String: [Place]] = [:]
+        for p in places where p.kind == 1 && p.nameKey.count >= 4 && !p.nameKey.split(separator: " ").allSatisfy({ kindWords.contains(String($0)) }) {
+            chains[p.nameKey.replacingOccurrences(of: " ", with: "") + "|" + String((p.categories.first ?? "").prefix(2)), default: []].append(p)
+        }
+        let groups = chains.filter { $0.value.count >= 3 }.sorted { $0.key < $1.key }
+        XCTAssertGreaterThan(groups.count, 5)
+        var checked = 0, spellings = 0
+        for (key, members) in groups.prefix(40) {
+            // The focus 30 m from one member, asked by another member's spelling.
+            let target = members[members.count / 2]
+            let focus = beside(target.point, 30)
+            let nearest = members.map { focus.distance(to: $0.point) }.min()!
+            let asked = members.first { $0.nameKey != target.nameKey }?.name ?? target.name
+            if TextFolding.fold(asked) != target.nameKey { spellings += 1 }
+            let first = try XCTUnwrap(try search(asked, focus: focus).first, asked)
+            XCTAssertEqual(TextFolding.fold(first.place.name).replacingOccurrences(of: " ", with: ""), String(key.split(separator: "|")[0]), asked)
+            XCTAssertLessThanOrEqual(first.distanceMeters ?? .infinity, nearest + 1, "\(asked): \(first.place.name) at \(first.distanceMeters ?? -1) m, nearest \(nearest) m")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 5)
+        XCTAssertGreaterThan(spellings, 0, "no chain spelled two ways in the data")
+    }
+
+    func testAbbreviationsAreReadBothWays() throws {
+        let (_, places) = try fixture()
+        var counts: [String: Int] = [:]
+        for p in places { counts[p.nameKey, default: 0] += 1 }
+        var checked = 0
+        for (short, full) in QueryReader.abbreviations.map({ ($0.0.joined(separator: " "), $0.1[0].joined(separator: " ")) }) {
+            // A unique name holding the expansion, asked by the abbreviation; and the reverse.
+            for (holds, replaceBy, with) in [(full, full, short), (short, short, full)] {
+                guard let place = places.first(where: { p in p.kind == 1 && counts[p.nameKey] == 1 && (" " + p.nameKey + " ").contains(" \(holds) ") && p.nameKey.split(separator: " ").count <= 8 }) else { continue }
+                let text = (" " + place.nameKey + " ").replacingOccurrences(of: " \(replaceBy) ", with: " \(with) ").trimmingCharacters(in: .whitespaces)
+                let results = try search(text, focus: beside(place.point, 2_000), limit: 3)
+                XCTAssertTrue(results.contains { $0.place.id - 1 == Int64(place.row) }, "\(text) → \(results.map(\.place.name)); wanted \(place.name)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 4)
+    }
+
+    func testATypoInTheFirstWordStillFindsThePlace() throws {
+        let (_, places) = try fixture()
+        var counts: [String: Int] = [:]
+        for p in places { counts[p.nameKey, default: 0] += 1 }
+        var rng = SystemRandomNumberGenerator.Seeded(seed: 22)
+        let eligible = places.filter { p in
+            let words = p.nameKey.split(separator: " ")
+            return p.kind == 1 && counts[p.nameKey] == 1 && words.count >= 2 && words.count <= 5 && words[0].count >= 5 && words[0].allSatisfy(\.isLetter)
+        }
+        XCTAssertGreaterThan(eligible.count, 40)
+        var found = 0, total = 0
+        for _ in 0..<30 {
+            let place = eligible[Int(rng.next() % UInt64(eligible.count))]
+            var words = place.nameKey.split(separator: " ").map(String.init)
+            var letters = Array(words[0])
+            let i = 1 + Int(rng.next() % UInt64(letters.count - 2))
+            letters.swapAt(i, i + 1)
+            guard letters != Array(words[0]) else { continue }
+            words[0] = String(letters)
+            let text = words.joined(separator: " ")
+            let results = try search(text, focus: beside(place.point, 1_500), limit: 3)
+            total += 1
+            if results.contains(where: { $0.place.id - 1 == Int64(place.row) }) { found += 1 }
+            // No junk: the first answer holds one of the words as typed or one edit away.
+            for r in results.prefix(1) {
+                let answer = Set(TextFolding.tokens(r.place.name).map(String.init))
+                XCTAssertTrue(words.contains { w in answer.contains { $0 == w || $0.hasPrefix(w) || TypoVocabulary.isOneEdit(w, $0) } },
+                              "\(text) → \(r.place.name)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(Double(found), 0.8 * Double(total), "\(found) of \(total) first-word typos found in the top 3")
+    }
+
+    func testAccentsTypedKeepApartNamesFoldingMerges() throws {
+        let (_, places) = try fixture()
+        // Streets whose names fold alike but are accented differently ("Phạm Văn …" / "Phạm Vấn").
+        var byKey: [String: [Place]] = [:]
+        for p in places where p.kind == 2 { byKey[p.nameKey, default: []].append(p) }
+        let pairs = byKey.filter { Set($0.value.map { TextFolding.accentedWords($0.name) }).count > 1 }.sorted { $0.key < $1.key }
+        XCTAssertGreaterThan(pairs.count, 0, "no tone-distinct street names in the data")
+        for (key, streets) in pairs.prefix(20) {
+            for street in Dictionary(grouping: streets, by: { TextFolding.accentedWords($0.name) }).values.map({ $0[0] }) {
+                let focus = beside(street.point, 500)
+                let first = try XCTUnwrap(try search(street.name, focus: focus).first, street.name)
+                XCTAssertEqual(TextFolding.accentedWords(first.place.name), TextFolding.accentedWords(street.name), "\(street.name) → \(first.place.name)")
+            }
+            // Without accents either spelling is the exact street, before longer names.
+            let first = try XCTUnwrap(try search(key, focus: beside(streets[0].point, 500)).first, key)
+            XCTAssertEqual(TextFolding.fold(first.place.name), key)
+        }
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// A fixed-seed generator (splitmix64) so property tests draw the same places on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
