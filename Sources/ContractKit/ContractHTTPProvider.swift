@@ -19,19 +19,30 @@ package struct ContractHTTPProvider: VietMapProvider {
     package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil) {
         self.baseURL = baseURL
         self.apiKey = apiKey
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // One connection per request: a reused keep-alive connection that the server closed in the
-        // meantime makes the client resend the request, and a resent request is one more draw of
-        // a seeded scenario — runs would stop being reproducible.
-        var headers = ["Connection": "close"]
-        if let paceMilliseconds { headers["X-VietMap-Sim-Pace"] = String(paceMilliseconds) }
-        configuration.httpAdditionalHeaders = headers
-        let session = URLSession(configuration: configuration)
+        let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)
+    }
+
+    /// One session per (timeout, pace), made once and never invalidated: on Linux, tearing down
+    /// URLSessions while others run races inside FoundationNetworking (`_MultiHandle`; a crash seen
+    /// here once in ten example runs), so the suite's many providers share a few sessions.
+    private static let sessions = SessionCache()
+
+    static func session(timeout: TimeInterval, paceMilliseconds: Int?) -> URLSession {
+        sessions.session(key: "\(timeout)|\(paceMilliseconds ?? 0)") {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = timeout * 2
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            // One connection per request: a reused keep-alive connection that the server closed in
+            // the meantime makes the client resend the request, and a resent request is one more
+            // draw of a seeded scenario — runs would stop being reproducible.
+            var headers = ["Connection": "close"]
+            if let paceMilliseconds { headers["X-VietMap-Sim-Pace"] = String(paceMilliseconds) }
+            configuration.httpAdditionalHeaders = headers
+            return URLSession(configuration: configuration)
+        }
     }
 
     private func provider(for request: VMRequest) -> HTTPVietMapProvider {
@@ -43,5 +54,21 @@ package struct ContractHTTPProvider: VietMapProvider {
 
     package func send(_ request: VMRequest) async throws -> VMRawResponse {
         try await provider(for: request).send(request)
+    }
+}
+
+/// The shared sessions of `ContractHTTPProvider`, by key.
+final class SessionCache: @unchecked Sendable {
+    // @unchecked: `sessions` under `lock`.
+    private let lock = NSLock()
+    private var sessions: [String: URLSession] = [:]
+
+    func session(key: String, make: () -> URLSession) -> URLSession {
+        lock.withLock {
+            if let session = sessions[key] { return session }
+            let session = make()
+            sessions[key] = session
+            return session
+        }
     }
 }

@@ -88,8 +88,7 @@ extension ContractSuite {
     /// Forgets the simulator's state of every `scenario:NAME@TAG` client (`POST /__sim/reset`);
     /// false when the target's admin API does not answer.
     func resetScenarioStates(_ url: URL, names: [String], tag: String) async -> Bool {
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
+        let session = ContractHTTPProvider.session(timeout: options.timeout, paceMilliseconds: nil)
         // Without the admin API a POST to /__sim/reset would be an ordinary request of the
         // scenario its key names (one more draw): ask whether the admin API answers first.
         guard let (_, probe) = try? await session.data(for: URLRequest(url: url.appendingPathComponent("__sim/active"), timeoutInterval: options.timeout)),
@@ -146,7 +145,7 @@ extension ContractSuite {
     private func adminScenarioNames(_ url: URL) async throws -> [String] {
         var request = URLRequest(url: url.appendingPathComponent("__sim/scenarios"), timeoutInterval: options.timeout)
         request.httpMethod = "GET"
-        let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+        let (data, response) = try await ContractHTTPProvider.session(timeout: options.timeout, paceMilliseconds: nil).data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else { return [] }
         return try JSONParser.parse(data)["scenarios"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
     }
