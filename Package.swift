@@ -28,7 +28,7 @@ import PackageDescription
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest)
-///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire → ContractKit  (the contract suite; runs an app's decoders in forked children)
+///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire → ContractKit  (the contract suite: an app's decoders in forked children or a decoder command in any language, scenario baselines)
 ///   … → vietmap-sim                     (thin CLI)
 ///   Dataset, DefaultData → SimTesting   (test support: raw socket client, the shared test dataset)
 ///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
