@@ -7,6 +7,10 @@ private let streamSocket = Int32(SOCK_STREAM.rawValue)
 import Darwin
 private let streamSocket = SOCK_STREAM
 #endif
+/// `shutdown(2)` directions (the same numbers on Linux and Darwin; the static-stdlib release build
+/// does not see Glibc's `SHUT_RDWR` from this file).
+private let shutWrite: Int32 = 1
+private let shutReadWrite: Int32 = 2
 
 /// An HTTP proxy in front of a plain-HTTP backend (the simulator's own handler chain on a
 /// loopback port): `CONNECT HOST:443` for a simulated host is answered `200 Connection
@@ -116,11 +120,11 @@ public final class ProxyServer: @unchecked Sendable {
         let fd: Int32 = lock.withLock {
             guard !stopping, listener >= 0 else { return -1 }
             stopping = true
-            for client in open { shutdown(client, Int32(SHUT_RDWR)) }
+            for client in open { shutdown(client, shutReadWrite) }
             return listener
         }
         guard fd >= 0 else { return }
-        shutdown(fd, Int32(SHUT_RDWR))  // wakes accept(2)
+        shutdown(fd, shutReadWrite)  // wakes accept(2)
         let deadline = Date().addingTimeInterval(5)
         drained.lock()
         while lock.withLock({ !open.isEmpty || acceptThreadRunning }), Date() < deadline {
@@ -436,7 +440,7 @@ public final class ProxyServer: @unchecked Sendable {
         vmsim_socket_timeouts(fd, 2_000)
         _ = sendAll(fd, refusal.bytes)
         // Let the client read the answer before the close (no reset for unread request bytes).
-        shutdown(fd, Int32(SHUT_WR))
+        shutdown(fd, shutWrite)
         var sink = [UInt8](repeating: 0, count: 4096)
         vmsim_socket_timeouts(fd, 200)
         for _ in 0..<16 where sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
