@@ -19,8 +19,10 @@ struct MatchScorer {
     static let kindBonus = 0.1
     /// Extra text score for a name that is exactly the query (half when its words come in another order).
     static let exactBonus = 0.3
-    /// Extra text score for a name that begins with the query's words, in order (two words or more).
-    static let orderBonus = 0.1
+    /// Extra text score for a name that begins with the query's words, in order: typing a name from
+    /// its start converges on it (more than importance adds between places 0.5 apart: "chat" → Chất
+    /// Coffee, not Bảo Tàng Địa Chất, whose name merely holds the word).
+    static let orderBonus = 0.3
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
@@ -35,7 +37,12 @@ struct MatchScorer {
     /// How many query words start with a digit (a house number a street's name cannot hold).
     private let numberWords: Int
 
-    init(queryTokens: [String], focus: Coordinate?, isKindQuery: Bool = false) {
+    /// The last query word may still be being typed (a name word it begins counts almost as
+    /// equal); false for a reading whose last word is complete ("22 tháng 1" is not "… tháng 12").
+    let lastIsPrefix: Bool
+
+    init(queryTokens: [String], focus: Coordinate?, isKindQuery: Bool = false, lastIsPrefix: Bool = true) {
+        self.lastIsPrefix = lastIsPrefix
         var query: [UInt8] = []
         var words: [Range<Int>] = []
         for token in queryTokens {
@@ -208,7 +215,7 @@ struct MatchScorer {
         let queryCount = queryWords.count
         var matched = 0.0, matchedInName = 0.0, matchedInKind = 0
         for (i, q) in queryWords.enumerated() {
-            let isLast = i == queryCount - 1
+            let isLast = i == queryCount - 1 && lastIsPrefix
             var best = 0.0
             for n in name {
                 if equal(n, q) { best = 1; break }
@@ -242,10 +249,13 @@ struct MatchScorer {
             if equal(first, q) || (queryCount == 1 && starts(first, q)) { startsWith = 1 }
         }
         var houseNumberBonus = 0.0
-        if kindOfPlace == UInt8(PlaceKind.address.rawValue), nameCount > 0 {
+        if nameCount > 0, let firstQueryWord = queryWords.first {
+            // A house address's number anywhere in the query; a place whose name starts with a
+            // number ("319 No Trang Long", a shop named by its address) when the query starts with it.
             let number = name.lowerBound
+            let isAddress = kindOfPlace == UInt8(PlaceKind.address.rawValue)
             if words.end[number] > words.start[number], (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(arena[Int(words.start[number])]),
-               queryWords.contains(where: { equal(number, $0) }) {
+               isAddress ? queryWords.contains(where: { equal(number, $0) }) : equal(number, firstQueryWord) {
                 houseNumberBonus = 0.1
             }
         }
@@ -259,14 +269,14 @@ struct MatchScorer {
         if inOrder {
             for (i, q) in queryWords.enumerated() {
                 let w = name.lowerBound + i
-                if !(equal(w, q) || (i == queryCount - 1 && starts(w, q))) { inOrder = false; break }
+                if !(equal(w, q) || (i == queryCount - 1 && lastIsPrefix && starts(w, q))) { inOrder = false; break }
             }
         }
         var exactBonus = nameCount == queryCount && matchedInName >= Double(queryCount) - 0.1
             && !(isKindQuery && matchedInKind < queryCount) ? Self.exactBonus : 0
         if exactBonus > 0 && matchedInName < Double(queryCount) { exactBonus /= 2 }
         if exactBonus > 0 && !inOrder { exactBonus /= 2 }
-        let orderBonus = inOrder && queryCount >= 2 ? Self.orderBonus : 0
+        let orderBonus = inOrder ? Self.orderBonus : 0
         var kindBonus = 0.0
         if matchedInKind == queryCount {
             // The whole query names the kind ("cà phê", "atm"): as good as a full name match,

@@ -58,6 +58,8 @@ public final class PlaceSearch: Sendable {
     /// With a focus, places this far away are ranked below everything that matches near it.
     static let farFromFocusMeters = 300_000.0
     static let nearFocusMeters = 60_000.0
+    /// With a focus, wards and communes this far away rank below complete matches near it.
+    static let farWardMeters = 100_000.0
 
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
         var readings = reader.readings(of: query.text)
@@ -358,7 +360,8 @@ public final class PlaceSearch: Sendable {
         let places = index.places
         for reading in readings.dropFirst(ranking.scorers.count) {
             ranking.scorers.append(MatchScorer(queryTokens: reading.words, focus: query.focus,
-                                               isKindQuery: !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains)))
+                                               isKindQuery: !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains),
+                                               lastIsPrefix: reading.lastIsPrefix))
             ranking.unitKeys.append(reading.units.map { Array(Self.key(of: $0).utf8) })
             // (Not joining two numbers: "3 2" is the date street, not the place "32".)
             ranking.squashed.append(Self.joinsNumbers(reading.words) ? [] : reading.words.flatMap { Array($0.utf8) })
@@ -434,6 +437,15 @@ public final class PlaceSearch: Sendable {
            let nearBest = results.filter({ ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).max() {
             for i in results.indices where (results[i].distance ?? 0) > Self.farFromFocusMeters {
                 results[i].score = min(results[i].score, nearBest - 0.001) - 0.5
+            }
+            // A ward or commune of another province is not what a name typed in the city means
+            // when a place near the focus holds every word ("hai n": Hải Nam … here, not Xã Hải Ninh
+            // in Lâm Đồng); districts and provinces keep their rank.
+            if let nearComplete = results.filter({ $0.complete && ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).max() {
+                let ward = UInt8(AdminLevel.ward.rawValue)
+                for i in results.indices where (results[i].distance ?? 0) > Self.farWardMeters && index.places.adminLevel[results[i].row] == ward {
+                    results[i].score = min(results[i].score, nearComplete - 0.001)
+                }
             }
         }
         return results

@@ -96,7 +96,8 @@ struct QueryReader: Sendable {
         var understoodUnits = units
         // 3. An unqualified unit name at the end ("Hàng Bạc Hoàn Kiếm", "dong khoi saigon").
         var trailing: (words: [String], units: [AdminUnit])?
-        if words.count >= 2 {
+        // (Not the number of a house number: "22/1" is the alley house 22/1, not 22 in District 1.)
+        if words.count >= 2, !Self.endsInHouseNumber(text) {
             for length in stride(from: min(3, words.count - 1), through: 1, by: -1) {
                 let name = words.suffix(length).joined(separator: " ")
                 let found = admin.units(named: name)
@@ -142,6 +143,14 @@ struct QueryReader: Sendable {
             result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false, penalty: 0.05))
         }
         return result
+    }
+
+    /// Whether the text ends in a number joined to the one before by a slash ("22/1", "97/2b").
+    static func endsInHouseNumber(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let slash = trimmed.lastIndex(of: "/") else { return false }
+        let before = trimmed[..<slash], after = trimmed[trimmed.index(after: slash)...]
+        return before.last?.isNumber == true && after.first?.isNumber == true && !after.contains(" ")
     }
 
     /// Abbreviations of Vietnamese names (folded) and what they stand for; both are read either way.

@@ -17,6 +17,8 @@ final class SearchRankingTests: XCTestCase {
         let kindKey: String
         let categories: [String]
         let point: Coordinate
+        let importance: Double
+        let aliasKey: String
     }
 
     static let foci = [Coordinate(lat: 10.7769, lng: 106.7009), Coordinate(lat: 10.7830, lng: 106.6870),
@@ -25,12 +27,13 @@ final class SearchRankingTests: XCTestCase {
     private static let loaded: Result<(PlaceSearch, [Place]), any Error> = Result {
         let built = try SharedDataset.get()
         let db = try Database(path: built.url.path, mode: .readOnly)
-        let statement = try db.prepare("SELECT id, name, name_key, kind, kind_key, categories, lat, lng FROM place ORDER BY id")
+        let statement = try db.prepare("SELECT id, name, name_key, kind, kind_key, categories, lat, lng, importance, alias_key FROM place ORDER BY id")
         var places: [Place] = []
         while try statement.step() {
             places.append(Place(row: statement.int(0) - 1, name: statement.text(1), nameKey: statement.text(2), kind: statement.int(3),
                                 kindKey: statement.text(4), categories: statement.text(5).split(separator: ",").map(String.init),
-                                point: Coordinate(lat: statement.double(6), lng: statement.double(7))))
+                                point: Coordinate(lat: statement.double(6), lng: statement.double(7)),
+                                importance: statement.double(8), aliasKey: statement.text(9)))
         }
         return (try PlaceSearch(databasePath: built.url.path), places)
     }
@@ -66,6 +69,40 @@ final class SearchRankingTests: XCTestCase {
                 XCTAssertEqual(distances, distances.sorted(), text)
             }
         }
+    }
+
+    func testANameThatBeginsWithTheTypedWordComesBeforeOneHoldingItLater() throws {
+        let (_, places) = try fixture()
+        let pois = places.filter { $0.kind == 1 }
+        let kindWords = Set(places.flatMap { $0.kindKey.split(separator: " ").map(String.init) })
+        func words(_ key: String) -> [Substring] { key.split(separator: " ") }
+        func begins(_ place: Place, with word: String) -> Bool {
+            ([place.nameKey] + place.aliasKey.split(separator: "|").map(String.init)).contains { words($0).first.map(String.init) == word }
+        }
+        // Words that begin some POI's name and stand later in a more important POI's name (the
+        // "chat": Chất Coffee … / Bảo Tàng Địa Chất case), none of them a kind word.
+        var firstWordOf: [String: [Place]] = [:], laterWordOf: [String: [Place]] = [:]
+        for place in pois {
+            let nameWords = words(place.nameKey)
+            if let first = nameWords.first { firstWordOf[String(first), default: []].append(place) }
+            for word in Set(nameWords.dropFirst().map(String.init)) { laterWordOf[word, default: []].append(place) }
+        }
+        var checked = 0
+        for word in firstWordOf.keys.sorted() where word.count >= 4 && !kindWords.contains(word) && word.allSatisfy(\.isLetter) {
+            let beginning = firstWordOf[word]!
+            let later = (laterWordOf[word] ?? []).filter { !begins($0, with: word) }
+            guard let top = beginning.map(\.importance).max(), later.contains(where: { $0.importance > top }) else { continue }
+            checked += 1
+            let first = try XCTUnwrap(try search(word, focus: nil).first, word)
+            let row = places[Int(first.place.id) - 1]
+            XCTAssertFalse(later.contains { $0.row == row.row }, "\(word): \(first.place.name) (holds it later) before \(beginning.map(\.name).prefix(3))")
+        }
+        XCTAssertGreaterThanOrEqual(checked, 3, "too few words to check")
+    }
+
+    func testAnAlleyHouseNumberIsNotReadAsADistrict() {
+        for text in ["22/1", "97/2b", " 153/12 "] { XCTAssertTrue(QueryReader.endsInHouseNumber(text), text) }
+        for text in ["22 1", "le loi/1", "22/1 le loi", "22/", "/1"] { XCTAssertFalse(QueryReader.endsInHouseNumber(text), text) }
     }
 
     func testOtherTagsMakeAPlaceOfTheirKindToo() {
