@@ -110,9 +110,11 @@ extension RoadGraph {
     /// Projects a point onto the nearest segment of an edge usable by `vehicle` (either direction; respecting
     /// `options`' avoidances and truck weight) that is not in a small disconnected subnetwork for the vehicle
     /// (`isSnappable(edge:vehicle:)`). Nil when nothing lies within `maxDistanceMeters`
-    /// (default `options.maxSnapDistanceMeters`, 1000 m).
+    /// (default `options.maxSnapDistanceMeters`, 1000 m). With `bearing`, only segments the vehicle may
+    /// travel in a direction the filter accepts are candidates (the nearest of those wins); the search
+    /// from the snap may still leave a two-way edge in either direction.
     public func snap(latitude: Double, longitude: Double, vehicle: Vehicle, options: RouteOptions = RouteOptions(),
-                     maxDistanceMeters: Double? = nil) -> Snap? {
+                     maxDistanceMeters: Double? = nil, bearing: BearingFilter? = nil) -> Snap? {
         let maxDist = maxDistanceMeters ?? options.maxSnapDistanceMeters
         let grid = index.grid
         let s = storage
@@ -127,7 +129,7 @@ extension RoadGraph {
         let cxD = (longitude - grid.minLon) / grid.cellDeg, cyD = (latitude - grid.minLat) / grid.cellDeg
         guard abs(cxD) < 1e9, abs(cyD) < 1e9 else { return nil }
         let cx = Int(cxD.rounded(.down)), cy = Int(cyD.rounded(.down))
-        var lastEdge = -1, lastUsable = false
+        var lastEdge = -1, lastUsable = false, lastForward = true, lastBackward = true
 
         func visit(cell c: Int) {
             for i in Int(grid.cellStart[c])..<Int(grid.cellStart[c + 1]) {
@@ -138,6 +140,10 @@ extension RoadGraph {
                     // The bit implies access in some direction and speed > 0.
                     lastUsable = snappable[e] & vehicleBit != 0
                         && optionsAllow(edge: e, vehicle: vehicle, options: options)
+                    if bearing != nil {
+                        lastForward = isAccessible(edge: e, forward: true, vehicle: vehicle)
+                        lastBackward = isAccessible(edge: e, forward: false, vehicle: vehicle)
+                    }
                 }
                 guard lastUsable else { continue }
                 let k = g - (Int(s.edgeGeometryStart[e]) + e)
@@ -146,6 +152,14 @@ extension RoadGraph {
                 let ax = (Double(aLon) / 1e7 - longitude) * xScale, ay = (Double(aLat) / 1e7 - latitude) * yScale
                 let bx = (Double(bLon) / 1e7 - longitude) * xScale, by = (Double(bLat) / 1e7 - latitude) * yScale
                 let dx = bx - ax, dy = by - ay
+                if let bearing {
+                    // Planar azimuth of the segment base → adj (x east, y north).
+                    var azimuth = atan2(dx, dy) * 180 / Double.pi
+                    if azimuth < 0 { azimuth += 360 }
+                    let along = lastForward && bearing.accepts(azimuth: azimuth)
+                    let against = lastBackward && bearing.accepts(azimuth: azimuth >= 180 ? azimuth - 180 : azimuth + 180)
+                    guard along || against else { continue }
+                }
                 let len2 = dx * dx + dy * dy
                 var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
                 t = min(1, max(0, t))
