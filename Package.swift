@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON"]),
         .testTarget(name: "VietMapAPITests",
-                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),

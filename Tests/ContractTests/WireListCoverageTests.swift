@@ -15,12 +15,12 @@ final class WireListCoverageTests: XCTestCase {
         let securityName = openAPI["components"]?["securitySchemes"]?["ApiKeyAuth"]?["name"]?.stringValue
         if securityName != APIParameter.apikey.name { problems.append("apikey is not the ApiKeyAuth scheme's query parameter") }
         let documentedPaths = Set(openAPI["paths"]?.objectValue?.keys.map { $0 } ?? [])
-        for path in documentedPaths.subtracting(APIEndpoint.allCases.map(\.path)) {
+        for path in documentedPaths.subtracting(APIEndpoint.allCases.map(\.documentedPath)) {
             problems.append("\(path): documented, but no APIEndpoint has this path")
         }
         for endpoint in APIEndpoint.allCases {
-            guard let operation = openAPI["paths"]?[endpoint.path]?["get"] else {
-                problems.append("\(endpoint.name): no GET operation at \(endpoint.path)")
+            guard let operation = openAPI["paths"]?[endpoint.documentedPath]?["get"] else {
+                problems.append("\(endpoint.name): no GET operation at \(endpoint.documentedPath)")
                 continue
             }
             let documented = operation["parameters"]?.arrayValue ?? []
@@ -48,6 +48,7 @@ final class WireListCoverageTests: XCTestCase {
             case .codeMessage: envelope = "schemas/error.schema.json"
             case .route: envelope = "schemas/route-error.schema.json"
             case .matrix: envelope = "schemas/matrix-error.schema.json"
+            case .mapbox: envelope = "schemas/directions-error.schema.json"
             }
             // 414 comes from the HTTP layer, before any endpoint: always {"code","message"}.
             for (status, response) in operation["responses"]?.objectValue?.members ?? [] where status.hasPrefix("4") || status.hasPrefix("5") {
