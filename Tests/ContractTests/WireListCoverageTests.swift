@@ -23,7 +23,8 @@ final class WireListCoverageTests: XCTestCase {
                 problems.append("\(endpoint.name): no GET operation at \(endpoint.documentedPath)")
                 continue
             }
-            let documented = operation["parameters"]?.arrayValue ?? []
+            // Path parameters (Directions v5's profile and coordinates) are `documentedPath`'s.
+            let documented = (operation["parameters"]?.arrayValue ?? []).filter { $0["in"]?.stringValue == "query" }
             func entry(_ name: String) -> JSONValue? {
                 documented.first { $0["name"]?.stringValue == name && $0["in"]?.stringValue == "query" }
             }
