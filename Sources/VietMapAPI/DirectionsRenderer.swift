@@ -37,9 +37,9 @@ struct DirectionsRenderer {
         var remaining = route.instructions[...]
         for (index, leg) in route.legs.enumerated() {
             // A leg's instructions end with its via (sign 5) or finish (4) instruction.
-            let end = remaining.firstIndex { $0.sign == Instruction.reachedVia || $0.sign == Instruction.finish } ?? remaining.endIndex - 1
-            let instructions = remaining[...end]
-            remaining = remaining[(end + 1)...]
+            let end = remaining.firstIndex { $0.sign == Instruction.reachedVia || $0.sign == Instruction.finish } ?? remaining.endIndex
+            let instructions = remaining[..<min(end + 1, remaining.endIndex)]
+            remaining = remaining[instructions.endIndex...]
             legs.append(self.leg(leg, index: index, instructions: Array(instructions), points: route.points))
         }
         members += [
