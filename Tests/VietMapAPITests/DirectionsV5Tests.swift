@@ -323,3 +323,63 @@ extension DirectionsV5Tests {
         XCTAssertTrue(BearingFilter(degrees: -90, tolerance: 0).accepts(azimuth: 270))
     }
 }
+
+extension DirectionsV5Tests {
+    /// One step per route v4 instruction, in order: same text, distance and time; turn signs mapped
+    /// to Mapbox maneuvers; roundabouts with route v4's exit count.
+    func testStepsAreRouteV4sInstructionsOneToOne() async throws {
+        var rng = SeededPairs(seed: 20)
+        var roundabouts = 0, turns = 0, compared = 0
+        let expected: [Int: (String, String?)] = [
+            -3: ("turn", "sharp left"), -2: ("turn", "left"), -1: ("turn", "slight left"), 0: ("new name", "straight"),
+            1: ("turn", "slight right"), 2: ("turn", "right"), 3: ("turn", "sharp right"), -7: ("fork", "slight left"),
+            7: ("fork", "slight right"), -8: ("turn", "uturn"), 8: ("turn", "uturn"), -98: ("turn", "uturn"),
+        ]
+        for _ in 0..<30 {
+            let points = [rng.next(), rng.next()]
+            let v4 = try await sim.get("/api/route/v4", [("apikey", "dev")] + points.map { ("point", "\($0.0),\($0.1)") }).json()
+            let v5 = try await directions(points).json()
+            guard v4["code"] == "OK", let instructions = v4["paths"]?[0]?["instructions"]?.arrayValue else {
+                XCTAssertNotEqual(v5["code"], "Ok", "v5 routes only where v4 does")
+                continue
+            }
+            let steps = try XCTUnwrap(v5["routes"]?[0]?["legs"]?[0]?["steps"]?.arrayValue)
+            XCTAssertEqual(steps.count, instructions.count)
+            compared += 1
+            for (index, (instruction, step)) in zip(instructions, steps).enumerated() {
+                XCTAssertEqual(step["maneuver"]?["instruction"], instruction["text"])
+                XCTAssertEqual(step["distance"]?.doubleValue ?? -1, instruction["distance"]?.doubleValue ?? -2, accuracy: 0.05)
+                XCTAssertEqual(step["duration"]?.doubleValue ?? -1, Double(instruction["time"]?.intValue ?? 0) / 1000, accuracy: 0.051)
+                let sign = instruction["sign"]?.intValue ?? 0
+                let type = step["maneuver"]?["type"]?.stringValue, modifier = step["maneuver"]?["modifier"]?.stringValue
+                if index == 0 { XCTAssertEqual(type, "depart"); continue }
+                if index == steps.count - 1 { XCTAssertEqual(type, "arrive"); continue }
+                if sign == 6 {
+                    roundabouts += 1
+                    XCTAssertEqual(type, "roundabout")
+                    XCTAssertEqual(step["maneuver"]?["exit"], instruction["exit_number"])
+                } else if let (t, m) = expected[sign] {
+                    if t == "turn" { turns += 1 }
+                    XCTAssertEqual(type, t, "sign \(sign)")
+                    XCTAssertEqual(modifier, m, "sign \(sign)")
+                }
+            }
+        }
+        print("v4 ↔ v5 steps: \(compared) routes compared, \(turns) turns, \(roundabouts) roundabouts")
+        XCTAssertGreaterThan(compared, 20)
+        XCTAssertGreaterThan(turns, 20)
+    }
+}
+
+/// Reproducible (lat, lng) points in District 1 and 3 (both datasets have roads there).
+struct SeededPairs {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func unit() -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+    mutating func next() -> (Double, Double) {
+        (((10.765 + unit() * 0.03) * 1e6).rounded() / 1e6, ((106.680 + unit() * 0.03) * 1e6).rounded() / 1e6)
+    }
+}
