@@ -10,7 +10,7 @@ import VietMapWire
 /// `InvalidInput` 422.
 ///
 /// Beyond route v4: `radiuses` bound each waypoint's snapping, `bearings` keep only road segments
-/// travelled within the given direction (`BearingFilter`). The router has no alternatives, so
+/// travelled within the given direction (`BearingFilter`) and make the route leave in it. The router has no alternatives, so
 /// `alternatives=true` still answers one route.
 struct DirectionsEndpoint {
     /// nil: the dataset has no roads.

@@ -288,6 +288,29 @@ final class DirectionsV5Tests: XCTestCase {
             XCTAssertTrue(["Ok", "NoSegment"].contains(body["code"]?.stringValue ?? ""), "\(body["code"] ?? .null)")
             print("bearing \(heading): \(body["code"] ?? .null) first waypoint \(body["waypoints"]?[0]?["location"] ?? .null) (no bearing: \(plain["waypoints"]?[0]?["location"] ?? .null))")
         }
+        // …and the route leaves the first waypoint in that direction (the depart step's bearing_after).
+        var departures = 0, honoured = 0, arrivals = 0
+        var pairs = SeededPairs(seed: 7)
+        for _ in 0..<12 {
+            let start = pairs.next(), end = pairs.next()
+            for heading in [0, 90, 180, 270] {
+                let body = try await directions([start, end], Self.sdkQuery + [("bearings", "\(heading),45;")]).json()
+                guard body["code"] == "Ok", let after = body["routes"]?[0]?["legs"]?[0]?["steps"]?[0]?["maneuver"]?["bearing_after"]?.doubleValue else { continue }
+                // Where the nearest matching road arrives at a junction (the snap is its end, travelled into
+                // the junction), the route leaves the junction as it must: no departure to compare.
+                let filter = BearingFilter(degrees: Double(heading), tolerance: 45)
+                let snap = try XCTUnwrap(sim.service.roadGraph?.snap(latitude: start.0, longitude: start.1, vehicle: .car, bearing: filter))
+                if (snap.fraction >= 1 && snap.departsForward == true) || (snap.fraction <= 0 && snap.departsForward == false) {
+                    arrivals += 1
+                    continue
+                }
+                departures += 1
+                if BearingFilter(degrees: Double(heading), tolerance: 47).accepts(azimuth: after) { honoured += 1 }
+            }
+        }
+        print("bearings: \(honoured) of \(departures) departures leave within the bearing's range (\(arrivals) snaps arrive at a junction)")
+        XCTAssertGreaterThan(departures, 20)
+        XCTAssertEqual(honoured, departures)
         let any = try await directions(points, Self.sdkQuery + [("bearings", "0,180;")]).json()
         XCTAssertEqual(any["waypoints"]?[0]?["location"], plain["waypoints"]?[0]?["location"])
         // alternatives=true: the router has no alternatives, one route.
