@@ -6,7 +6,7 @@ import JSON
 /// - `route`: `{"license":"vietmap","code":…,"messages":…,"paths":null}` (`[]` for `ZERO_RESULTS`) — routes and TSP;
 /// - `matrix`: `{"code":…,"messages":…,"durations":null,"distances":null}` — the matrix model's keys;
 /// - `mapbox`: `{"code":…,"message":…}` with Mapbox's codes (`InvalidInput`, `NoRoute`, …;
-///   `DirectionsCode(translating:)`) — Directions v5.
+///   `DirectionsCode(translating:)`), plus `"routes":[]` for the 200 codes `NoRoute`/`NoSegment` — Directions v5.
 public enum ErrorEnvelope: String, Sendable, CaseIterable {
     case codeMessage
     case route
@@ -24,7 +24,11 @@ public enum ErrorEnvelope: String, Sendable, CaseIterable {
         case .matrix:
             return .object(JSONObject([("code", .string(code)), ("messages", .string(message)), ("durations", .null), ("distances", .null)]))
         case .mapbox:
-            return .object(JSONObject([("code", .string(DirectionsCode(translating: code).rawValue)), ("message", .string(message))]))
+            let translated = DirectionsCode(translating: code)
+            var members: [(String, JSONValue)] = [("code", .string(translated.rawValue)), ("message", .string(message))]
+            // The 200 failures keep `routes` (empty): mapbox-java's DirectionsResponse requires it.
+            if translated == .noRoute || translated == .noSegment { members.append(("routes", .array([]))) }
+            return .object(JSONObject(members))
         }
     }
 
