@@ -29,7 +29,7 @@ struct DirectionsEndpoint {
                                         options: query.options, maxDistanceMeters: query.radiuses[index],
                                         bearing: query.bearings[index]) else {
                 let bearing = query.bearings[index].map { " travelled at \(Int($0.degrees))±\(Int($0.tolerance))°" } ?? ""
-                throw .directions(.noSegment, "No road\(bearing) for \(query.profile) within \(Int(query.radiuses[index])) m of coordinate \(index)")
+                throw .directions(.noSegment, "No road\(bearing) for \(query.profile.rawValue) within \(Int(query.radiuses[index])) m of coordinate \(index)")
             }
             snaps.append(snap)
         }

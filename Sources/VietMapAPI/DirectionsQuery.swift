@@ -9,7 +9,7 @@ struct DirectionsQuery {
     /// How a geometry is written: encoded at 1e6 or 1e5, or a GeoJSON LineString.
     enum GeometryFormat: String { case polyline6, polyline, geojson }
 
-    var profile: String
+    var profile: DirectionsProfile
     var vehicle: Vehicle
     /// The waypoints in request order (the path sends `lng,lat`).
     var points: [GeoPoint]
@@ -33,11 +33,15 @@ struct DirectionsQuery {
     var annotations: [String]
     var options: RouteOptions
 
-    /// The profiles served and the vehicle each routes with.
-    static let vehicles: [String: Vehicle] = [
-        "mapbox/driving": .car, "mapbox/driving-traffic": .car, "mapbox/cycling": .bike,
-        "mapbox/walking": .foot, "mapbox/motorcycle": .motorcycle,
-    ]
+    /// The vehicle a profile routes with (no traffic: both driving profiles are the car).
+    static func vehicle(_ profile: DirectionsProfile) -> Vehicle {
+        switch profile {
+        case .driving, .drivingTraffic: return .car
+        case .cycling: return .bike
+        case .walking: return .foot
+        case .motorcycle: return .motorcycle
+        }
+    }
     /// `radiuses=unlimited` (and the bound of any radius): 100 km, the service's snapping bound.
     static let unlimitedRadius = 100_000.0
     static let supportedAnnotations = ["distance", "duration", "speed", "congestion"]
@@ -46,11 +50,11 @@ struct DirectionsQuery {
         guard let parts = DirectionsPath(path: path) else {
             throw .directions(.invalidInput, "the path must be \(APIEndpoint.directionsV5.path)/{profile}/{lng,lat;lng,lat}.json")
         }
-        guard let vehicle = Self.vehicles[parts.profile] else {
-            throw .directions(.profileNotFound, "Profile '\(parts.profile.prefix(60))' not found; expected one of \(DirectionsPath.profiles.joined(separator: ", "))")
+        guard let profile = DirectionsProfile(rawValue: parts.profile) else {
+            throw .directions(.profileNotFound, "Profile '\(parts.profile.prefix(60))' not found; expected one of \(DirectionsProfile.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        profile = parts.profile
-        self.vehicle = vehicle
+        self.profile = profile
+        vehicle = Self.vehicle(profile)
         let texts = parts.coordinates.split(separator: ";", omittingEmptySubsequences: false)
         guard texts.count >= 2 else {
             throw .directions(.invalidInput, "at least 2 coordinates (lng,lat;lng,lat) are required, got \(texts.count)")

@@ -1,14 +1,10 @@
 /// The request data a Directions v5 path carries after `APIEndpoint.directionsV5.path`:
 /// `/{profile}/{lng,lat;lng,lat…}.json`, the profile being `mapbox/driving` and the like.
 public struct DirectionsPath: Sendable, Equatable {
-    /// The profile as sent (`mapbox/driving-traffic`).
+    /// The profile as sent (`mapbox/driving-traffic`; `DirectionsProfile` holds the served ones).
     public var profile: String
     /// The coordinate list as sent, without `.json` (`106.70,10.77;106.69,10.78`).
     public var coordinates: String
-
-    /// The profiles VietMap's navigation SDKs name: Mapbox's four and VietMap's `mapbox/motorcycle`
-    /// (`vietmap-flutter-navigation`).
-    public static let profiles = ["mapbox/driving", "mapbox/driving-traffic", "mapbox/cycling", "mapbox/walking", "mapbox/motorcycle"]
 
     /// Reads the segments after the endpoint's path; nil when `path` is not under it or has no
     /// `profile/coordinates` pair. `path` is as `HTTPRequest.path` holds it (percent-decoded);

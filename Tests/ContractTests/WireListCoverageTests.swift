@@ -73,6 +73,22 @@ final class WireListCoverageTests: XCTestCase {
         }
     }
 
+    /// Directions v5's path parameters: the profile enum is `DirectionsProfile` (after `mapbox/`).
+    func testTheDirectionsProfilesAreTheWireLists() throws {
+        let operation = try XCTUnwrap(ContractSimulator.get().contracts.operation(.directionsV5))
+        let profile = operation["parameters"]?.arrayValue?.first { $0["name"]?.stringValue == "profile" && $0["in"]?.stringValue == "path" }
+        XCTAssertEqual(profile?["schema"]?["enum"], .array(DirectionsProfile.allCases.map { .string(String($0.rawValue.dropFirst("mapbox/".count))) }))
+        XCTAssertTrue(APIEndpoint.directionsV5.documentedPath.hasPrefix(APIEndpoint.directionsV5.path + "/mapbox/{profile}/"))
+        XCTAssertEqual(APIEndpoint(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json"), .directionsV5)
+        XCTAssertNil(APIEndpoint(path: APIEndpoint.directionsV5.path + "x/mapbox/driving/1,2;3,4.json"))
+        // The bare path is the endpoint (answered 422: no profile and coordinates to read).
+        XCTAssertEqual(APIEndpoint(path: APIEndpoint.directionsV5.path + "/"), .directionsV5)
+        XCTAssertNil(DirectionsPath(path: APIEndpoint.directionsV5.path + "/"))
+        XCTAssertEqual(DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json"),
+                       DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4"))
+        XCTAssertEqual(DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json")?.profile, "mapbox/driving")
+    }
+
     func testTheCoverageCheckNoticesDrift() throws {
         let openAPI = try ContractSimulator.get().contracts.openAPI
         // Without the reverse v3 operation, a parameter of migrate-address, the matrix error envelope.
