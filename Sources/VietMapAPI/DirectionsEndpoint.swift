@@ -47,7 +47,7 @@ struct DirectionsEndpoint {
             DirectionsRenderer.Waypoint(name: query.waypointNames[index] ?? DirectionsRenderer.roadName(graph.name(ofEdge: pair.0.edge)),
                                         location: pair.0.point, distance: pair.0.distance)
         }
-        let body = DirectionsRenderer(query: query).response(route, waypoints: waypoints, uuid: Self.uuid(path: path, query: parameters.query.items))
+        let body = DirectionsRenderer(query: query, graph: graph).response(route, waypoints: waypoints, uuid: Self.uuid(path: path, query: parameters.query.items))
         return (body, route.settledNodes)
     }
 

@@ -9,6 +9,8 @@ import VietMapWire
 /// one step; a leg's steps run from `depart` to `arrive` and their distances sum to the leg's.
 struct DirectionsRenderer {
     let query: DirectionsQuery
+    /// For the roads at each maneuver's junction (`intersections`).
+    let graph: RoadGraph
 
     /// A snapped waypoint: the road's name (or the asked one) and where it lies.
     struct Waypoint {
@@ -118,7 +120,7 @@ struct DirectionsRenderer {
         let geometryPoints = position == .last ? [here, here][...] : points[first...max(first, last)]
         let duration = Double(instruction.time) / 1000
         var members: [(String, JSONValue)] = [
-            ("intersections", .array([intersection(here, before: before, after: after)])),
+            ("intersections", .array([intersection(here, before: before, after: after, isEnd: position != .middle)])),
             ("driving_side", "right"),
             ("geometry", geometry(geometryPoints)),
             ("mode", .string(Self.mode(query.vehicle))),
@@ -180,8 +182,32 @@ struct DirectionsRenderer {
         return delta
     }
 
-    /// The maneuver point as an intersection: the arriving and leaving bearings (ascending), `in` and `out`.
-    func intersection(_ here: GeoPoint, before: Double?, after: Double?) -> JSONValue {
+    /// The maneuver point as an intersection. At a junction of the graph (turns, name changes,
+    /// roundabouts): every road there (`NodeRoad`), ascending, `entry` = the vehicle may leave along it,
+    /// `in` = the road arrived by, `out` = the road taken. Elsewhere (a snapped depart/arrive point
+    /// inside a road): the arriving and leaving bearings only.
+    func intersection(_ here: GeoPoint, before: Double?, after: Double?, isEnd: Bool) -> JSONValue {
+        if !isEnd, let before, let after,
+           let node = graph.snap(latitude: here.latitude, longitude: here.longitude, vehicle: query.vehicle,
+                                 options: query.options, maxDistanceMeters: 0.5)?.node {
+            let roads = graph.roads(atNode: node, vehicle: query.vehicle)
+                .map { (bearing: Int($0.bearing.rounded()) % 360, canLeave: $0.canLeave) }
+                .sorted { $0.bearing < $1.bearing }
+            func nearest(_ target: Double) -> Int? {
+                func gap(_ b: Int) -> Double { let d = abs(Double(b) - target).truncatingRemainder(dividingBy: 360); return min(d, 360 - d) }
+                return roads.indices.min { gap(roads[$0].bearing) < gap(roads[$1].bearing) }
+            }
+            if roads.count >= 2, let inIndex = nearest((before + 180).truncatingRemainder(dividingBy: 360)), let outIndex = nearest(after),
+               inIndex != outIndex {
+                return .object(JSONObject([
+                    ("location", Self.location(here)),
+                    ("bearings", .array(roads.map { .integer($0.bearing) })),
+                    ("entry", .array(roads.indices.map { .bool(roads[$0].canLeave || $0 == outIndex) })),
+                    ("in", .integer(inIndex)),
+                    ("out", .integer(outIndex)),
+                ]))
+            }
+        }
         var bearings: [(value: Int, isIn: Bool)] = []
         if let before { bearings.append(((Int(before.rounded()) + 180) % 360, true)) }
         if let after { bearings.append((Int(after.rounded()) % 360, false)) }

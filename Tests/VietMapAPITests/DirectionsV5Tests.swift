@@ -353,7 +353,7 @@ extension DirectionsV5Tests {
     /// to Mapbox maneuvers; roundabouts with route v4's exit count.
     func testStepsAreRouteV4sInstructionsOneToOne() async throws {
         var rng = SeededPairs(seed: 20)
-        var roundabouts = 0, turns = 0, compared = 0
+        var roundabouts = 0, turns = 0, compared = 0, junctions = 0
         let expected: [Int: (String, String?)] = [
             -3: ("turn", "sharp left"), -2: ("turn", "left"), -1: ("turn", "slight left"), 0: ("new name", "straight"),
             1: ("turn", "slight right"), 2: ("turn", "right"), 3: ("turn", "sharp right"), -7: ("fork", "slight left"),
@@ -376,6 +376,21 @@ extension DirectionsV5Tests {
                 XCTAssertEqual(step["duration"]?.doubleValue ?? -1, Double(instruction["time"]?.intValue ?? 0) / 1000, accuracy: 0.051)
                 let sign = instruction["sign"]?.intValue ?? 0
                 let type = step["maneuver"]?["type"]?.stringValue, modifier = step["maneuver"]?["modifier"]?.stringValue
+                // Every intersection's `in`/`out` point at the bearings arrived by and left along.
+                let crossing = try XCTUnwrap(step["intersections"]?[0])
+                let bearings = try XCTUnwrap(crossing["bearings"]?.arrayValue?.compactMap(\.intValue))
+                let entry = try XCTUnwrap(crossing["entry"]?.arrayValue?.compactMap(\.boolValue))
+                XCTAssertEqual(bearings.count, entry.count)
+                XCTAssertEqual(bearings, bearings.sorted())
+                func gap(_ a: Int, _ b: Double) -> Double { let d = abs(Double(a) - b).truncatingRemainder(dividingBy: 360); return min(d, 360 - d) }
+                if let out = crossing["out"]?.intValue, let after = step["maneuver"]?["bearing_after"]?.doubleValue, index < steps.count - 1 {
+                    XCTAssertTrue(entry[out])
+                    XCTAssertLessThanOrEqual(gap(bearings[out], after), 2)
+                }
+                if let into = crossing["in"]?.intValue, let before = step["maneuver"]?["bearing_before"]?.doubleValue, index > 0 {
+                    XCTAssertLessThanOrEqual(gap(bearings[into], before + 180), 3)
+                }
+                if bearings.count >= 3 { junctions += 1 }
                 if index == 0 { XCTAssertEqual(type, "depart"); continue }
                 if index == steps.count - 1 { XCTAssertEqual(type, "arrive"); continue }
                 if sign == 6 {
@@ -389,7 +404,8 @@ extension DirectionsV5Tests {
                 }
             }
         }
-        print("v4 ↔ v5 steps: \(compared) routes compared, \(turns) turns, \(roundabouts) roundabouts")
+        print("v4 ↔ v5 steps: \(compared) routes compared, \(turns) turns, \(roundabouts) roundabouts, \(junctions) intersections of 3+ roads")
+        XCTAssertGreaterThan(junctions, turns / 2, "turns happen at junctions, and the junctions show their roads")
         XCTAssertGreaterThan(compared, 20)
         XCTAssertGreaterThan(turns, 20)
     }
