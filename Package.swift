@@ -9,7 +9,7 @@ import PackageDescription
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
-///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints, parameters, error codes and envelopes, the key policy)
+///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
 ///   ArrayBlob                           (the blob format of stored arrays: road graph, search index)
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON"]),
         .testTarget(name: "VietMapAPITests",
-                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON"]),
+                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting"]),

@@ -109,8 +109,9 @@ public struct ContractModel: Sendable {
         "VMMigratedAddress": ContractModel(VMMigratedAddress.self),
     ]
 
-    /// The reference model an endpoint's successful answers are decoded with.
-    package static func reference(for endpoint: VMEndpoint) -> ContractModel {
+    /// The reference model an endpoint's successful answers are decoded with; nil for Directions v5
+    /// (the reference client has no model of it: the navigation SDKs parse it).
+    package static func reference(for endpoint: VMEndpoint) -> ContractModel? {
         switch endpoint.family {
         case .autocomplete, .search: return reference["VMSearchItem[]"]!
         case .place: return reference["VMPlaceDetail"]!
@@ -118,6 +119,7 @@ public struct ContractModel: Sendable {
         case .reverse: return reference["VMReverseItem[]"]!
         case .matrix: return reference["VMMatrixResponse"]!
         case .migrateAddress: return reference["VMMigratedAddress"]!
+        case .directions: return nil
         }
     }
 }

@@ -132,7 +132,7 @@ public struct Contracts: Sendable {
 
     /// The OpenAPI operation object of `endpoint` (its `get`).
     package func operation(_ endpoint: VMEndpoint) -> JSONObject? {
-        openAPI["paths"]?[endpoint.path]?["get"]?.objectValue
+        openAPI["paths"]?[endpoint.documentedPath]?["get"]?.objectValue
     }
 
     /// The statuses the document declares for `endpoint`, ascending.

@@ -49,6 +49,9 @@ package struct ContractQuery: Sendable {
     package var description: String?
     package var endpoint: VMEndpoint
     package var parameters: [(name: String, value: ParameterValue)]
+    /// Path segments after the endpoint's path (`"path"` in the corpus; Directions v5's profile
+    /// and coordinates), "" for the others.
+    package var pathSuffix: String = ""
     package var expect: QueryExpectation
     /// Run only against this kind of target (e.g. ZERO_RESULTS needs the simulator's disconnected graphs).
     package var only: Only?
@@ -96,6 +99,11 @@ package struct QueryCorpus: Sendable {
             guard let endpointName = item["endpoint"]?.stringValue, let endpoint = VMEndpoint(nameOrPath: endpointName) else {
                 throw fail("\(at)/endpoint: expected one of \(VMEndpoint.allCases.map(\.name).joined(separator: ", "))")
             }
+            let pathSuffix = item["path"]?.stringValue ?? ""
+            guard pathSuffix.isEmpty || (endpoint.takesPathSegments && pathSuffix.hasPrefix("/")) else {
+                throw fail("\(at)/path: only an endpoint that takes path segments (\(VMEndpoint.allCases.filter(\.takesPathSegments).map(\.name).joined(separator: ", "))) has a \"path\", starting with '/'")
+            }
+            guard !endpoint.takesPathSegments || !pathSuffix.isEmpty else { throw fail("\(at)/path: \(endpointName) needs a \"path\" (e.g. \"/mapbox/driving/106.7008,10.7769;106.6980,10.7725.json\")") }
             var parameters: [(String, ParameterValue)] = []
             for (p, pair) in (item["parameters"]?.arrayValue ?? []).enumerated() {
                 guard let pairArray = pair.arrayValue, pairArray.count == 2,
@@ -139,7 +147,7 @@ package struct QueryCorpus: Sendable {
             }
             queries.append(ContractQuery(
                 name: name, description: item["description"]?.stringValue, endpoint: endpoint, parameters: parameters,
-                expect: QueryExpectation(status: status, schema: expect["schema"]?.stringValue, model: model,
+                pathSuffix: pathSuffix, expect: QueryExpectation(status: status, schema: expect["schema"]?.stringValue, model: model,
                                     code: expect["code"]?.stringValue, checks: checks),
                 only: only, pending: pending))
         }

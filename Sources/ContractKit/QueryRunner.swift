@@ -55,7 +55,7 @@ extension ContractSuite {
                 }
             }
         }
-        let request = VMRequest(query.endpoint, parameters)
+        let request = VMRequest(query.endpoint, parameters, pathSuffix: query.pathSuffix)
         result.request = request
         let started = Date()
         let response: VMRawResponse

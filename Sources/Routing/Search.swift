@@ -170,11 +170,11 @@ extension RoadGraph {
             return LegSearchResult(cost: 0, settled: 0, pieces: [])
         }
         if from.node == nil && targetEdge >= 0 && from.edge == targetEdge {
-            if to.distanceAlong >= from.distanceAlong,
+            if to.distanceAlong >= from.distanceAlong, from.departsForward != false,
                let w = directedWeight(Int32(2 * from.edge), vehicle: vehicle, options: options) {
                 best = (to.fraction - from.fraction) * w; bestKind = .direct
             }
-            if to.distanceAlong <= from.distanceAlong,
+            if to.distanceAlong <= from.distanceAlong, from.departsForward != true,
                let w = directedWeight(Int32(2 * from.edge + 1), vehicle: vehicle, options: options) {
                 let c = (from.fraction - to.fraction) * w
                 if c < best { best = c; bestKind = .direct }
@@ -199,10 +199,11 @@ extension RoadGraph {
             relaxStart(Int32(a), 0, -1)
         } else {
             let e = Int32(from.edge)
-            if let w = directedWeight(2 * e, vehicle: vehicle, options: options) {
+            // A bearing-filtered start leaves in its one allowed direction (`Snap.departsForward`).
+            if from.departsForward != false, let w = directedWeight(2 * e, vehicle: vehicle, options: options) {
                 relaxStart(idx.arrivalOfDirEdge[Int(2 * e)], (1 - from.fraction) * w, 2 * e)
             }
-            if let w = directedWeight(2 * e + 1, vehicle: vehicle, options: options) {
+            if from.departsForward != true, let w = directedWeight(2 * e + 1, vehicle: vehicle, options: options) {
                 relaxStart(idx.arrivalOfDirEdge[Int(2 * e + 1)], from.fraction * w, 2 * e + 1)
             }
         }

@@ -22,6 +22,9 @@ public struct Snap: Sendable, Hashable {
     public var distance: Double
     /// The graph node when the point is exactly an edge end (a junction or dead end), else nil.
     public var node: Int?
+    /// The one direction a route may leave this position in (true: base → adj), set by a
+    /// bearing-filtered snap whose bearing allows one direction of the edge only; nil: either.
+    public var departsForward: Bool? = nil
 }
 
 /// Uniform grid over edge segments' bounding boxes (CSR: `cellStart`, `cellItems` = global segment ids).
@@ -110,9 +113,12 @@ extension RoadGraph {
     /// Projects a point onto the nearest segment of an edge usable by `vehicle` (either direction; respecting
     /// `options`' avoidances and truck weight) that is not in a small disconnected subnetwork for the vehicle
     /// (`isSnappable(edge:vehicle:)`). Nil when nothing lies within `maxDistanceMeters`
-    /// (default `options.maxSnapDistanceMeters`, 1000 m).
+    /// (default `options.maxSnapDistanceMeters`, 1000 m). With `bearing`, only segments the vehicle may
+    /// travel in a direction the filter accepts are candidates (the nearest of those wins); the search
+    /// from the snap leaves in the direction the bearing allows (`departsForward`; at an edge end the
+    /// snap stays on the edge, `node` nil), unless the bearing allows both directions of the segment.
     public func snap(latitude: Double, longitude: Double, vehicle: Vehicle, options: RouteOptions = RouteOptions(),
-                     maxDistanceMeters: Double? = nil) -> Snap? {
+                     maxDistanceMeters: Double? = nil, bearing: BearingFilter? = nil) -> Snap? {
         let maxDist = maxDistanceMeters ?? options.maxSnapDistanceMeters
         let grid = index.grid
         let s = storage
@@ -124,10 +130,11 @@ extension RoadGraph {
 
         var bestD2 = Double.infinity
         var bestSeg = -1, bestT = 0.0
+        var bestAlong = true, bestAgainst = true, bestLeaves = true
         let cxD = (longitude - grid.minLon) / grid.cellDeg, cyD = (latitude - grid.minLat) / grid.cellDeg
         guard abs(cxD) < 1e9, abs(cyD) < 1e9 else { return nil }
         let cx = Int(cxD.rounded(.down)), cy = Int(cyD.rounded(.down))
-        var lastEdge = -1, lastUsable = false
+        var lastEdge = -1, lastUsable = false, lastForward = true, lastBackward = true
 
         func visit(cell c: Int) {
             for i in Int(grid.cellStart[c])..<Int(grid.cellStart[c + 1]) {
@@ -138,6 +145,10 @@ extension RoadGraph {
                     // The bit implies access in some direction and speed > 0.
                     lastUsable = snappable[e] & vehicleBit != 0
                         && optionsAllow(edge: e, vehicle: vehicle, options: options)
+                    if bearing != nil {
+                        lastForward = isAccessible(edge: e, forward: true, vehicle: vehicle)
+                        lastBackward = isAccessible(edge: e, forward: false, vehicle: vehicle)
+                    }
                 }
                 guard lastUsable else { continue }
                 let k = g - (Int(s.edgeGeometryStart[e]) + e)
@@ -146,13 +157,32 @@ extension RoadGraph {
                 let ax = (Double(aLon) / 1e7 - longitude) * xScale, ay = (Double(aLat) / 1e7 - latitude) * yScale
                 let bx = (Double(bLon) / 1e7 - longitude) * xScale, by = (Double(bLat) / 1e7 - latitude) * yScale
                 let dx = bx - ax, dy = by - ay
+                var segmentAlong = true, segmentAgainst = true
+                if let bearing {
+                    // Planar azimuth of the segment base → adj (x east, y north).
+                    var azimuth = atan2(dx, dy) * 180 / Double.pi
+                    if azimuth < 0 { azimuth += 360 }
+                    let along = lastForward && bearing.accepts(azimuth: azimuth)
+                    let against = lastBackward && bearing.accepts(azimuth: azimuth >= 180 ? azimuth - 180 : azimuth + 180)
+                    guard along || against else { continue }
+                    segmentAlong = along
+                    segmentAgainst = against
+                }
                 let len2 = dx * dx + dy * dy
                 var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
                 t = min(1, max(0, t))
                 let px = ax + t * dx, py = ay + t * dy
                 let d2 = px * px + py * py
-                if d2 < bestD2 || (d2 == bestD2 && g < bestSeg) {
+                // With a bearing, at a graph node (where every edge there ties) prefer an edge the bearing
+                // leaves the node along over one it arrives by.
+                var leaves = true
+                if bearing != nil && (t <= 0 || t >= 1) {
+                    let atBase = t <= 0 && k == 0, atAdj = t >= 1 && k + 1 == segmentCount(edge: e)
+                    leaves = !((atBase && !segmentAlong) || (atAdj && !segmentAgainst))
+                }
+                if d2 < bestD2 || (d2 == bestD2 && (leaves && !bestLeaves || (leaves == bestLeaves && g < bestSeg))) {
                     bestD2 = d2; bestSeg = g; bestT = t
+                    bestAlong = segmentAlong; bestAgainst = segmentAgainst; bestLeaves = leaves
                 }
             }
         }
@@ -183,7 +213,12 @@ extension RoadGraph {
         guard bestSeg >= 0 else { return nil }
         let e = Int(grid.segEdge[bestSeg])
         let k = bestSeg - (Int(s.edgeGeometryStart[e]) + e)
-        let snap = makeSnap(edge: e, segment: k, t: bestT, queryLatitude: latitude, queryLongitude: longitude)
+        var snap = makeSnap(edge: e, segment: k, t: bestT, queryLatitude: latitude, queryLongitude: longitude)
+        if bearing != nil, bestAlong != bestAgainst {
+            // Even at an edge end the position stays on the chosen edge, so the direction holds.
+            snap.node = nil
+            snap.departsForward = bestAlong
+        }
         return snap.distance <= maxDist ? snap : nil
     }
 

@@ -23,6 +23,7 @@ public final class VietMapService: Sendable {
     private let autocomplete: AutocompleteEndpoint
     private let place: PlaceEndpoint
     private let route: RouteEndpoint
+    private let directions: DirectionsEndpoint
     private let reverse: ReverseEndpoint
     private let matrix: MatrixEndpoint
     private let tsp: TSPEndpoint
@@ -66,6 +67,7 @@ public final class VietMapService: Sendable {
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         let network = roadGraph.map(RoadNetwork.init(graph:))
         route = RouteEndpoint(network: network, limits: .init(maxPoints: max(2, maxRoutePoints), maxSnapDistanceMeters: snapDistance))
+        directions = DirectionsEndpoint(network: network, limits: route.limits)
         matrix = MatrixEndpoint(network: network, limits: .init(maxSnapDistanceMeters: snapDistance))
         tsp = TSPEndpoint(network: network, limits: .init(maxPoints: min(max(2, maxRoutePoints), TourPlanner.maxPoints),
                                                           maxSnapDistanceMeters: snapDistance))
@@ -132,7 +134,7 @@ public final class VietMapService: Sendable {
         let parameters = RequestParameters(query: request.query)
         let cached: Bool
         switch endpoint.family {
-        case .route, .matrix, .tsp: cached = false  // road-graph answers: the search dominates, requests rarely repeat
+        case .route, .matrix, .tsp, .directions: cached = false  // road-graph answers: the search dominates, requests rarely repeat
         case .autocomplete, .search, .place, .reverse, .migrateAddress: cached = cache.isEnabled
         }
         let cacheKey = cached ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
@@ -147,6 +149,9 @@ public final class VietMapService: Sendable {
             case .route, .routeV3, .routeV1:
                 let (routeBody, settled) = try route.respond(parameters)
                 return Self.searched(routeBody, settled: settled)
+            case .directionsV5:
+                let (directionsBody, settled) = try directions.respond(path: request.path, parameters)
+                return Self.searched(directionsBody, settled: settled)
             case .reverse, .reverseV3:
                 body = try reverse.respond(parameters, endpoint: endpoint)
             case .migrateAddress:

@@ -48,7 +48,7 @@ public struct HTTPVietMapProvider: VietMapProvider {
         }
         var prefix = components.percentEncodedPath
         while prefix.hasSuffix("/") { prefix.removeLast() }
-        components.percentEncodedPath = prefix + request.endpoint.path
+        components.percentEncodedPath = prefix + request.path
         let query = request.percentEncodedQuery(apiKey: apiKey)
         components.percentEncodedQuery = [components.percentEncodedQuery, query]
             .compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: "&")

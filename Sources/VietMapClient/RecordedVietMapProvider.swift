@@ -17,10 +17,12 @@ public struct RecordedVietMapProvider: VietMapProvider {
 
     private struct MatchKey: Hashable {
         let endpoint: VMEndpoint
+        let pathSuffix: String
         let parameters: [VMParameter]
         let keyClass: String?
         init(_ request: VMRequest, keyClass: String?? = nil) {
             endpoint = request.endpoint
+            pathSuffix = request.pathSuffix
             parameters = request.canonicalParameters
             self.keyClass = keyClass ?? request.keyClass
         }

@@ -54,7 +54,8 @@ public struct VMRecording: Sendable {
         let name = request.endpoint.name
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let key = request.keyClass.map { ["apikey=" + $0] } ?? []
-        for byte in (key + request.canonicalParameters.map({ $0.name + "=" + $0.value })).joined(separator: "&").utf8 {
+        let path = request.pathSuffix.isEmpty ? [] : [request.pathSuffix]
+        for byte in (path + key + request.canonicalParameters.map({ $0.name + "=" + $0.value })).joined(separator: "&").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -69,7 +70,7 @@ public struct VMRecording: Sendable {
         if let recordedAt { out += "  \"recordedAt\": \(Self.quote(Self.timestampFormatter().string(from: recordedAt))),\n" }
         out += "  \"request\": {\n"
         if method != "GET" || recordedAt != nil { out += "    \"method\": \(Self.quote(method)),\n" }
-        out += "    \"endpoint\": \(Self.quote(request.endpoint.path)),\n    \"parameters\": ["
+        out += "    \"endpoint\": \(Self.quote(request.path)),\n    \"parameters\": ["
         let kept = request.redactingKey.parameters
         out += kept.isEmpty ? "]" : "\n" + kept.map { "      [\(Self.quote($0.name)), \(Self.quote($0.value))]" }
             .joined(separator: ",\n") + "\n    ]"
@@ -167,6 +168,8 @@ public struct VMRecording: Sendable {
         guard let endpoint = VMEndpoint(nameOrPath: endpointName) else {
             throw fail("unknown request.endpoint \"\(endpointName)\"; expected one of \(VMEndpoint.allCases.map(\.path))")
         }
+        // Directions v5 recordings name the whole path: the segments after the endpoint's path are the request's.
+        let pathSuffix = endpoint.takesPathSegments && endpointName.hasPrefix(endpoint.path) ? String(endpointName.dropFirst(endpoint.path.count)) : ""
         var parameters: [VMParameter] = []
         if let list = request["parameters"] {
             guard case .array(let pairs) = list.kind else { throw fail("request.parameters must be an array of [name, value]") }
@@ -220,7 +223,7 @@ public struct VMRecording: Sendable {
             guard case .number(let value) = node.kind, value >= 0 else { throw fail("response.latencyMs must be a number ≥ 0") }
             latency = value
         }
-        return VMRecording(request: VMRequest(endpoint, parameters),
+        return VMRecording(request: VMRequest(endpoint, parameters, pathSuffix: pathSuffix),
                            response: VMRawResponse(status: status, headers: headers, body: body),
                            method: method, recordedAt: recordedAt, latencyMilliseconds: latency)
     }

@@ -97,7 +97,7 @@ extension VMRequest {
 
     /// The request with every `apikey` value replaced by its redaction token.
     public var redactingKey: VMRequest {
-        VMRequest(endpoint, parameters.map { $0.name.lowercased() == "apikey" ? VMParameter($0.name, VMKeyRedaction.token(for: $0.value)) : $0 })
+        VMRequest(endpoint, parameters.map { $0.name.lowercased() == "apikey" ? VMParameter($0.name, VMKeyRedaction.token(for: $0.value)) : $0 }, pathSuffix: pathSuffix)
     }
 
     /// The query string as sent: each name and value UTF-8 percent-encoded, keeping only RFC 3986

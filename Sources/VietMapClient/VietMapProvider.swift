@@ -9,14 +9,21 @@ public typealias VMEndpoint = APIEndpoint
 public struct VMRequest: Sendable, Hashable, CustomStringConvertible {
     public var endpoint: VMEndpoint
     public var parameters: [VMParameter]
+    /// Path segments after `endpoint.path` for endpoints that take them (`takesPathSegments`:
+    /// Directions v5's `/mapbox/driving/106.70,10.77;106.69,10.78.json`), percent-encoded; else "".
+    public var pathSuffix: String
 
-    public init(_ endpoint: VMEndpoint, _ parameters: [VMParameter]) {
+    public init(_ endpoint: VMEndpoint, _ parameters: [VMParameter], pathSuffix: String = "") {
         self.endpoint = endpoint
         self.parameters = parameters
+        self.pathSuffix = pathSuffix
     }
 
+    /// The request path: `endpoint.path` and `pathSuffix`.
+    public var path: String { endpoint.path + pathSuffix }
+
     public var description: String {
-        endpoint.path + "?" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        path + "?" + parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
     }
 }
 

@@ -25,8 +25,12 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     case tsp
     case tspV3 = "tsp-v3"
     case migrateAddress = "migrate-address"
+    /// Directions v5 of VietMap's navigation SDKs (forks of Mapbox Navigation):
+    /// `/api/navigations/route/directions/v5/{profile}/{lng,lat;…}.json`, Mapbox-shaped answers.
+    case directionsV5 = "directions-v5"
 
-    /// The request path (no trailing `/`).
+    /// The request path (no trailing `/`); for Directions v5 the fixed part the profile and the
+    /// coordinates follow (`DirectionsPath` reads them).
     public var path: String {
         switch self {
         case .autocomplete: return "/api/autocomplete/v4"
@@ -45,7 +49,17 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         case .tsp: return "/api/tsp"
         case .tspV3: return "/api/tsp/v3"
         case .migrateAddress: return "/api/migrate-address/v3"
+        case .directionsV5: return "/api/navigations/route/directions/v5"
         }
+    }
+
+    /// Whether the path goes on past `path` with request data (Directions v5: profile and coordinates).
+    public var takesPathSegments: Bool { self == .directionsV5 }
+
+    /// The path as the OpenAPI document writes it: `path`, with templated segments where
+    /// `takesPathSegments` (the profile is `mapbox/{profile}`: a path parameter cannot hold a `/`).
+    public var documentedPath: String {
+        takesPathSegments ? path + "/mapbox/{profile}/{coordinates}.json" : path
     }
 
     /// The endpoints by path, for `init(path:)`.
@@ -55,8 +69,15 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     public init?(path: String) {
         // The path as sent is looked up as is; only a trailing `/` costs a copy.
         if let found = Self.byPath[path] { self = found; return }
-        guard path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/"), let found = Self.byPath[String(path.dropLast())] else { return nil }
-        self = found
+        if path.utf8.count > 1, path.utf8.last == UInt8(ascii: "/"), let found = Self.byPath[String(path.dropLast())] {
+            self = found
+            return
+        }
+        // Paths that carry request data in further segments.
+        let v5 = APIEndpoint.directionsV5.path
+        guard path.hasPrefix(v5), path.utf8.count > v5.utf8.count + 1,
+              path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: v5.utf8.count)] == UInt8(ascii: "/") else { return nil }
+        self = .directionsV5
     }
 
     /// The endpoint of a name (`route-v3`) or, for recordings written before names existed, of a path.
@@ -79,6 +100,7 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         case .matrix, .matrixV4: return .matrix
         case .tsp, .tspV3: return .tsp
         case .migrateAddress: return .migrateAddress
+        case .directionsV5: return .directions
         }
     }
 
@@ -128,14 +150,17 @@ public enum APIFamily: String, Sendable, CaseIterable, Hashable {
     case matrix
     case tsp
     case migrateAddress = "migrate-address"
+    /// Mapbox Directions v5 of the navigation SDKs.
+    case directions
 
     /// Error bodies of the family: routes and TSP in the route envelope, the matrix in its own,
-    /// the geocoding endpoints as `{"code","message"}`.
+    /// the geocoding endpoints as `{"code","message"}`, Directions v5 as Mapbox's `{"code","message"}`.
     public var errorEnvelope: ErrorEnvelope {
         switch self {
         case .route, .tsp: return .route
         case .matrix: return .matrix
         case .autocomplete, .search, .place, .reverse, .migrateAddress: return .codeMessage
+        case .directions: return .mapbox
         }
     }
 }

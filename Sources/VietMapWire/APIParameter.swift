@@ -52,6 +52,31 @@ public struct APIParameter: Sendable, Hashable {
     public static let annotation = APIParameter("annotation", aliases: ["annotations"])
     public static let roundTrip = APIParameter("round_trip", aliases: ["roundtrip", "roundTrip"])
     public static let migrateType = APIParameter("migrate_type", aliases: ["migrateType"])
+
+    // Directions v5: Mapbox's query as VietMap's navigation SDKs send it (the profile and the
+    // coordinates are path segments: `DirectionsPath`).
+    /// `polyline6` (default), `polyline` or `geojson`.
+    public static let geometries = APIParameter("geometries")
+    /// `full` (default here), `simplified` or `false`.
+    public static let overview = APIParameter("overview")
+    public static let steps = APIParameter("steps")
+    public static let bannerInstructions = APIParameter("banner_instructions")
+    public static let voiceInstructions = APIParameter("voice_instructions")
+    /// `metric` or `imperial`.
+    public static let voiceUnits = APIParameter("voice_units")
+    public static let language = APIParameter("language")
+    public static let alternatives = APIParameter("alternatives")
+    /// `deg,range;…` per waypoint, empty items allowed.
+    public static let bearings = APIParameter("bearings")
+    /// Metres or `unlimited` per waypoint, `;`-separated.
+    public static let radiuses = APIParameter("radiuses")
+    public static let approaches = APIParameter("approaches")
+    public static let waypointNames = APIParameter("waypoint_names")
+    public static let continueStraight = APIParameter("continue_straight")
+    public static let roundaboutExits = APIParameter("roundabout_exits")
+    public static let exclude = APIParameter("exclude")
+    /// Mapbox's key parameter; VietMap's SDKs send `apikey` (the one the key check reads).
+    public static let accessToken = APIParameter("access_token")
 }
 
 extension APIEndpoint {
@@ -74,6 +99,10 @@ extension APIEndpoint {
                 + [.point, .vehicle, .pointsEncoded, .roundTrip, .sources, .destinations]
         case .migrateAddress:
             return [.apikey, .text, .migrateType, .focus]
+        case .directions:
+            return [.apikey, .geometries, .overview, .steps, .bannerInstructions, .voiceInstructions, .voiceUnits, .language,
+                    .alternatives, .bearings, .radiuses, .approaches, .waypointNames, .continueStraight, .roundaboutExits,
+                    .exclude, .annotations, .accessToken]
         }
     }
 }

@@ -20,12 +20,15 @@ final class SimulatorContractTests: XCTestCase {
                        "points_encoded=true", "points_encoded=false", "/api/place/v4?refid=auto:", "/api/place/v4?refid=vm:",
                        "/api/place/v3?refid=vm:", "/api/place/v3?refId=auto:", "/api/route?api-version=1.1&", "/api/route/v3?",
                        "/api/search/v4?", "/api/search/v3?", "/api/autocomplete/v3?", "/api/reverse/v3?", "/api/migrate-address/v3?",
-                       "lon=", "displayType=", "migrateType="] {
+                       "lon=", "displayType=", "migrateType=", "/api/navigations/route/directions/v5/mapbox/driving-traffic/",
+                       "/api/navigations/route/directions/v5/mapbox/motorcycle/", "geometries=polyline6", "geometries=geojson"] {
             XCTAssertTrue(requests.contains { $0.contains(needle) }, "no query with \(needle)")
         }
-        XCTAssertEqual(Set(report.results.compactMap(\.status)), [200, 400, 401, 404])
+        XCTAssertEqual(Set(report.results.compactMap(\.status)), [200, 400, 401, 404, 422])
         XCTAssertTrue(report.results.contains { $0.body?["code"] == "ZERO_RESULTS" })
         XCTAssertTrue(report.results.contains { $0.body?["code"] == "MAX_POINTS_EXCEED" })
+        XCTAssertTrue(report.results.contains { $0.body?["code"] == "NoRoute" })
+        XCTAssertTrue(report.results.contains { $0.body?["code"] == "ProfileNotFound" })
         // Dependencies resolved: the place queries used ref_ids from autocomplete answers.
         let place = try XCTUnwrap(report.result("place-from-data-old"))
         XCTAssertEqual(place.request?.parameters.first?.value,

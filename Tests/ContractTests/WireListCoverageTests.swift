@@ -15,15 +15,16 @@ final class WireListCoverageTests: XCTestCase {
         let securityName = openAPI["components"]?["securitySchemes"]?["ApiKeyAuth"]?["name"]?.stringValue
         if securityName != APIParameter.apikey.name { problems.append("apikey is not the ApiKeyAuth scheme's query parameter") }
         let documentedPaths = Set(openAPI["paths"]?.objectValue?.keys.map { $0 } ?? [])
-        for path in documentedPaths.subtracting(APIEndpoint.allCases.map(\.path)) {
+        for path in documentedPaths.subtracting(APIEndpoint.allCases.map(\.documentedPath)) {
             problems.append("\(path): documented, but no APIEndpoint has this path")
         }
         for endpoint in APIEndpoint.allCases {
-            guard let operation = openAPI["paths"]?[endpoint.path]?["get"] else {
-                problems.append("\(endpoint.name): no GET operation at \(endpoint.path)")
+            guard let operation = openAPI["paths"]?[endpoint.documentedPath]?["get"] else {
+                problems.append("\(endpoint.name): no GET operation at \(endpoint.documentedPath)")
                 continue
             }
-            let documented = operation["parameters"]?.arrayValue ?? []
+            // Path parameters (Directions v5's profile and coordinates) are `documentedPath`'s.
+            let documented = (operation["parameters"]?.arrayValue ?? []).filter { $0["in"]?.stringValue == "query" }
             func entry(_ name: String) -> JSONValue? {
                 documented.first { $0["name"]?.stringValue == name && $0["in"]?.stringValue == "query" }
             }
@@ -48,6 +49,7 @@ final class WireListCoverageTests: XCTestCase {
             case .codeMessage: envelope = "schemas/error.schema.json"
             case .route: envelope = "schemas/route-error.schema.json"
             case .matrix: envelope = "schemas/matrix-error.schema.json"
+            case .mapbox: envelope = "schemas/directions-error.schema.json"
             }
             // 414 comes from the HTTP layer, before any endpoint: always {"code","message"}.
             for (status, response) in operation["responses"]?.objectValue?.members ?? [] where status.hasPrefix("4") || status.hasPrefix("5") {
@@ -69,6 +71,22 @@ final class WireListCoverageTests: XCTestCase {
             XCTAssertEqual(contracts.documentedStatuses(endpoint).filter { (200..<300).contains($0) }, [200], endpoint.name)
             XCTAssertNotNil(contracts.response(endpoint, status: 200)?.schemaStem, endpoint.name)
         }
+    }
+
+    /// Directions v5's path parameters: the profile enum is `DirectionsProfile` (after `mapbox/`).
+    func testTheDirectionsProfilesAreTheWireLists() throws {
+        let operation = try XCTUnwrap(ContractSimulator.get().contracts.operation(.directionsV5))
+        let profile = operation["parameters"]?.arrayValue?.first { $0["name"]?.stringValue == "profile" && $0["in"]?.stringValue == "path" }
+        XCTAssertEqual(profile?["schema"]?["enum"], .array(DirectionsProfile.allCases.map { .string(String($0.rawValue.dropFirst("mapbox/".count))) }))
+        XCTAssertTrue(APIEndpoint.directionsV5.documentedPath.hasPrefix(APIEndpoint.directionsV5.path + "/mapbox/{profile}/"))
+        XCTAssertEqual(APIEndpoint(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json"), .directionsV5)
+        XCTAssertNil(APIEndpoint(path: APIEndpoint.directionsV5.path + "x/mapbox/driving/1,2;3,4.json"))
+        // The bare path is the endpoint (answered 422: no profile and coordinates to read).
+        XCTAssertEqual(APIEndpoint(path: APIEndpoint.directionsV5.path + "/"), .directionsV5)
+        XCTAssertNil(DirectionsPath(path: APIEndpoint.directionsV5.path + "/"))
+        XCTAssertEqual(DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json"),
+                       DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4"))
+        XCTAssertEqual(DirectionsPath(path: APIEndpoint.directionsV5.path + "/mapbox/driving/1,2;3,4.json")?.profile, "mapbox/driving")
     }
 
     func testTheCoverageCheckNoticesDrift() throws {
