@@ -46,10 +46,14 @@ public struct Instruction: Sendable, Equatable {
     public var exitNumber: Int?
     /// Roundabouts: GraphHopper's `turn_angle` (radians; negative = counter-clockwise), nil if unclear.
     public var turnAngle: Double?
+    /// The graph node the instruction begins at, when it begins at a junction (turns, new names,
+    /// roundabout entries); nil at a snapped point inside a road.
+    public var node: Int?
 
     public init(sign: Int, text: String, streetName: String, distance: Double, time: Int,
                 interval: ClosedRange<Int>, heading: Double, lastHeading: Double? = nil,
-                exitNumber: Int? = nil, turnAngle: Double? = nil) {
+                exitNumber: Int? = nil, turnAngle: Double? = nil, node: Int? = nil) {
+        self.node = node
         self.sign = sign
         self.text = text
         self.streetName = streetName

@@ -94,6 +94,8 @@ struct RawInstruction {
     var turnAngle: Double?
     var isRoundabout = false
     var viaNumber = 0
+    /// The junction node the instruction begins at (nil at a snapped point).
+    var node: Int?
 }
 
 struct RouteAssembler {
@@ -163,7 +165,7 @@ struct RouteAssembler {
                 sign: r.sign, text: Self.text(sign: r.sign, street: street, exit: r.exitNumber ?? 0, via: r.viaNumber),
                 streetName: street, distance: Double(stepDm) / 10, time: Int(stepMs), interval: r.first...r.last,
                 heading: heading, lastHeading: r.sign == Instruction.finish ? lastHeading : nil,
-                exitNumber: r.exitNumber, turnAngle: r.turnAngle))
+                exitNumber: r.exitNumber, turnAngle: r.turnAngle, node: r.node))
             if r.sign == Instruction.reachedVia { legIndex += 1 }
         }
         var routeLegs: [RouteLeg] = []
@@ -276,6 +278,7 @@ struct RouteAssembler {
                                              last: p.last)
                     ins.exitNumber = 0
                     ins.isRoundabout = true
+                    ins.node = p.tailNode
                     prevInstructionPrevOrientation = inOrientation
                     out.append(ins)
                     // An exit at the entry node itself (GraphHopper counts it).
@@ -324,7 +327,9 @@ struct RouteAssembler {
                         let s = p.dirEdge == prev.dirEdge ^ 1 ? Instruction.uTurnUnknown : sign
                         prevInstructionPrevOrientation = inOrientation
                         prevInstructionName = prevName
-                        out.append(RawInstruction(sign: s, name: p.name, first: p.first, last: p.last))
+                        var ins = RawInstruction(sign: s, name: p.name, first: p.first, last: p.last)
+                        ins.node = p.tailNode
+                        out.append(ins)
                     }
                 }
                 prevName = p.name

@@ -120,7 +120,7 @@ struct DirectionsRenderer {
         let geometryPoints = position == .last ? [here, here][...] : points[first...max(first, last)]
         let duration = Double(instruction.time) / 1000
         var members: [(String, JSONValue)] = [
-            ("intersections", .array([intersection(here, before: before, after: after, isEnd: position != .middle)])),
+            ("intersections", .array([intersection(here, node: instruction.node, before: before, after: after, isEnd: position != .middle)])),
             ("driving_side", "right"),
             ("geometry", geometry(geometryPoints)),
             ("mode", .string(Self.mode(query.vehicle))),
@@ -186,10 +186,9 @@ struct DirectionsRenderer {
     /// roundabouts): every road there (`NodeRoad`), ascending, `entry` = the vehicle may leave along it,
     /// `in` = the road arrived by, `out` = the road taken. Elsewhere (a snapped depart/arrive point
     /// inside a road): the arriving and leaving bearings only.
-    func intersection(_ here: GeoPoint, before: Double?, after: Double?, isEnd: Bool) -> JSONValue {
-        if !isEnd, let before, let after,
-           let node = graph.snap(latitude: here.latitude, longitude: here.longitude, vehicle: query.vehicle,
-                                 options: query.options, maxDistanceMeters: 0.5)?.node {
+    func intersection(_ here: GeoPoint, node: Int?, before: Double?, after: Double?, isEnd: Bool) -> JSONValue {
+        // (The node comes with the instruction: looking it up by its point cost a snap a step.)
+        if !isEnd, let before, let after, let node {
             let roads = graph.roads(atNode: node, vehicle: query.vehicle)
                 .map { (bearing: Int($0.bearing.rounded()) % 360, canLeave: $0.canLeave) }
                 .sorted { $0.bearing < $1.bearing }
