@@ -13,25 +13,31 @@ public struct VMCoordinate: Sendable, Equatable {
 /// stops at the first bad character or truncated value and returns the points decoded so far.
 /// Use `decodePolylineStrict` to learn *that* the input was malformed.
 public func decodePolyline(_ encoded: String) -> [VMCoordinate] {
-    (try? decodePolylineStrict(encoded)) ?? decodePolylinePrefix(encoded)
+    decodePolyline(encoded, precision: 1e5)
 }
 
-/// Why a polyline string could not be decoded.
+/// `decodePolyline` at another precision: `1e6` for Directions v5's `polyline6` (the navigation
+/// SDKs' default `geometries`), `1e5` for `polyline` and route v4. A precision that is not a
+/// positive finite number decodes nothing.
+public func decodePolyline(_ encoded: String, precision: Double) -> [VMCoordinate] {
+    decodePolylineCore(encoded, precision: precision).0
+}
+
+/// Why a polyline string could not be decoded (or the precision was unusable).
 public struct VMPolylineError: Error, Equatable, Sendable {
     public let offset: Int
     public let reason: String
 }
 
-/// Decodes a whole 1e5 polyline or throws at the first malformed byte.
-public func decodePolylineStrict(_ encoded: String) throws(VMPolylineError) -> [VMCoordinate] {
-    let (points, error) = decodePolylineCore(encoded)
+/// Decodes a whole polyline (1e5 unless told, `1e6` for `polyline6`) or throws at the first malformed byte.
+public func decodePolylineStrict(_ encoded: String, precision: Double = 1e5) throws(VMPolylineError) -> [VMCoordinate] {
+    let (points, error) = decodePolylineCore(encoded, precision: precision)
     if let error { throw error }
     return points
 }
 
-private func decodePolylinePrefix(_ encoded: String) -> [VMCoordinate] { decodePolylineCore(encoded).0 }
-
-private func decodePolylineCore(_ encoded: String) -> ([VMCoordinate], VMPolylineError?) {
+private func decodePolylineCore(_ encoded: String, precision: Double) -> ([VMCoordinate], VMPolylineError?) {
+    guard precision.isFinite, precision > 0 else { return ([], VMPolylineError(offset: 0, reason: "precision \(precision) is not a positive number")) }
     let bytes = Array(encoded.utf8)
     var coords: [VMCoordinate] = []
     var index = 0
@@ -60,7 +66,7 @@ private func decodePolylineCore(_ encoded: String) -> ([VMCoordinate], VMPolylin
         case (.success(let dLat), .success(let dLng)):
             lat += dLat
             lng += dLng
-            coords.append(VMCoordinate(latitude: Double(lat) / 1e5, longitude: Double(lng) / 1e5))
+            coords.append(VMCoordinate(latitude: Double(lat) / precision, longitude: Double(lng) / precision))
         case (.failure(let e), _), (_, .failure(let e)):
             return (coords, e)
         }

@@ -25,7 +25,7 @@ extension VMCoordinate {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         // Integer arithmetic instead of String(format:) keeps the output identical on every platform.
         let micro = (value * 1e6).rounded()
         let sign = micro < 0 ? "-" : ""

@@ -55,6 +55,27 @@
     const parts = String(text).split(",").map((s) => Number(s.trim()));
     return parts.length === 2 && parts.every(Number.isFinite) && Math.abs(parts[0]) <= 90 && Math.abs(parts[1]) <= 180 ? parts : null;
   }
+  /**
+   * A Directions v5 path's profile and coordinates: `…/directions/v5/mapbox/driving/106.7,10.77;106.69,10.78.json`
+   * → { profile: "mapbox/driving", points: [[10.77, 106.7], …] } (lng,lat in the path; bad items dropped).
+   */
+  function directionsPath(path) {
+    const marker = "/directions/v5/";
+    const at = String(path || "").indexOf(marker);
+    if (at < 0) return { profile: "", points: [] };
+    let rest = String(path).slice(at + marker.length).replace(/\/+$/, "");
+    try { rest = decodeURIComponent(rest); } catch (_) { /* keep as sent */ }
+    const slash = rest.lastIndexOf("/");
+    const profile = slash > 0 ? rest.slice(0, slash) : "";
+    const list = rest.slice(slash + 1).replace(/\.json$/, "");
+    const points = list.split(";").map((item) => {
+      const lngLat = item.split(",");
+      return lngLat.length === 2 ? parseLatLng(lngLat[1] + "," + lngLat[0]) : null;
+    }).filter(Boolean);
+    return { profile, points };
+  }
+  /** The digits of a Directions v5 request's encoded lines: `geometries=polyline` 5, else 6 (polyline6, the default). */
+  function directionsPrecision(entry) { return param(entry, "geometries") === "polyline" ? 5 : 6; }
   function clock(iso, withMilliseconds) {
     const d = new Date(iso);
     if (isNaN(d)) return "";
@@ -210,6 +231,10 @@
       case "tsp": return "tour " + params(e, "point").join(", ") + (param(e, "round_trip") ? "  round_trip=" + param(e, "round_trip") : "");
       case "matrix": return params(e, "point").length + " points · sources " + (param(e, "sources") || "all") + " · destinations " + (param(e, "destinations") || "all");
       case "migrate-address": return param(e, "text") || "";
+      case "directions": {
+        const d = directionsPath(e.path);
+        return d.points.map((p) => p.join(",")).join(" → ") + "  " + d.profile + (param(e, "geometries") ? "  " + param(e, "geometries") : "");
+      }
       default: return e.method + " " + e.path;
     }
   }
@@ -330,6 +355,33 @@
         const item = el("li", { dataset: { from: interval[0], to: interval[1], index } },
           step.text, " ", el("span", { class: "meta" }, `${step.distance} m · ${Math.round(step.time / 1000)} s · points ${interval[0]}–${interval[1]}`));
         const hl = () => { list.querySelectorAll("li").forEach((li) => li.classList.toggle("hl", li === item)); MapView.highlight(interval[0], interval[1]); };
+        item.addEventListener("mouseenter", hl);
+        item.addEventListener("click", hl);
+        list.append(item);
+      });
+      steps.append(list);
+      showSub("steps");
+    } else if (family === "directions") {
+      const requested = directionsPath(entry.path).points;
+      const precision = directionsPrecision(entry);
+      const route = MapView.showDirections(body, requested, precision);
+      if (!route) { steps.append(el("p", { class: "muted" }, "No route in this answer" + noAnswer(body) + "; requested points shown.")); return; }
+      const legs = Array.isArray(route.legs) ? route.legs : [];
+      const all = legs.flatMap((leg, legIndex) => (leg && Array.isArray(leg.steps) ? leg.steps : []).map((step) => ({ step, legIndex })));
+      steps.append(el("p", {}, `${(Number(route.distance) / 1000).toFixed(2)} km · ${duration(route.duration)} · ${MapView.state.routeVertices.length} points · `
+        + `${legs.length} leg${legs.length === 1 ? "" : "s"} · ${all.length} steps · ${MapView.state.snapped.length} waypoints · geometries ${param(entry, "geometries") || "polyline6"}`));
+      const list = el("ol", { class: "steps", id: "maneuvers" });
+      all.forEach(({ step, legIndex }, index) => {
+        const m = (step && step.maneuver) || {};
+        const kind = [m.type, m.modifier].filter((t) => typeof t === "string").join(" ");
+        const item = el("li", { dataset: { index, type: m.type || "" } },
+          m.instruction || kind || "(no instruction)", " ",
+          el("span", { class: "meta" }, [kind, typeof step.distance === "number" ? step.distance + " m" : "", duration(step.duration),
+            legs.length > 1 ? "leg " + (legIndex + 1) : "", step.name || ""].filter(Boolean).join(" · ")));
+        const hl = () => {
+          list.querySelectorAll("li").forEach((li) => li.classList.toggle("hl", li === item));
+          MapView.highlightLine(MapView.pathPoints(step && step.geometry, precision));
+        };
         item.addEventListener("mouseenter", hl);
         item.addEventListener("click", hl);
         list.append(item);

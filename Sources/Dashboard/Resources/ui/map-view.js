@@ -1,7 +1,8 @@
 // The map: the dataset's roads (GeoJSON from /__sim/roads for the visible area, no tiles) and
 // the selected request drawn on top — route line, requested and snapped points, instruction
 // highlight (routes of every version and TSP tours, with the visit order); autocomplete and search
-// focus and ranked results; a place's point; a reverse query point; a matrix's sources and destinations.
+// focus and ranked results; a place's point; a reverse query point; a matrix's sources and destinations;
+// a Directions v5 answer (navigation SDKs): its line, snapped waypoints and maneuver points.
 "use strict";
 const MapView = (function () {
   const ROAD_STYLE = {
@@ -15,7 +16,7 @@ const MapView = (function () {
   let map, roads, overlay, svg, note, stepLine = null, routeLine = null;
   let roadsRequest = null, roadsTimer = null;
   /** What is drawn, for tests and the console: route vertices [[lat,lng]…], markers … */
-  const state = { routeVertices: [], snapped: [], requested: [], markers: [], visits: [], reverse: null, matrix: [],
+  const state = { routeVertices: [], snapped: [], requested: [], markers: [], visits: [], reverse: null, matrix: [], maneuvers: [],
     roadsShown: 0, roadsTotal: 0, roadsTruncated: false };
   let clickHandler = null;
 
@@ -103,7 +104,7 @@ const MapView = (function () {
     stepLine = null;
     routeLine = null;
     state.routeVertices = []; state.snapped = []; state.requested = []; state.markers = [];
-    state.visits = []; state.reverse = null; state.matrix = [];
+    state.visits = []; state.reverse = null; state.matrix = []; state.maneuvers = [];
   }
 
   function fit() {
@@ -112,9 +113,12 @@ const MapView = (function () {
     if (bounds.isValid()) map.fitBounds(bounds.pad(0.15), { maxZoom: 17, animate: false });
   }
 
-  /** A route path's points as [[lat,lng]…], encoded or GeoJSON ([lon,lat]). */
-  function pathPoints(value) {
-    if (typeof value === "string") return decodePolyline(value).points;
+  /**
+   * A route path's points as [[lat,lng]…], encoded or GeoJSON ([lon,lat]). `precision`: decimal
+   * digits of an encoded line (5 for VietMap and `polyline`, 6 for Directions v5's `polyline6`).
+   */
+  function pathPoints(value, precision) {
+    if (typeof value === "string") return decodePolyline(value, precision).points;
     if (value && Array.isArray(value.coordinates)) return value.coordinates.map((c) => [c[1], c[0]]);
     return [];
   }
@@ -163,11 +167,72 @@ const MapView = (function () {
     return path;
   }
 
+  /** `[lng, lat]` (a Mapbox location) as [lat, lng]; null unless two finite numbers. */
+  function lngLat(location) {
+    return Array.isArray(location) && location.length >= 2 && Number.isFinite(location[0]) && Number.isFinite(location[1])
+      ? [location[1], location[0]] : null;
+  }
+
+  /**
+   * Draws a Directions v5 answer: route[0]'s line (its `geometry`, else its steps' lines joined —
+   * `overview=false`), the snapped `waypoints`, and each step's maneuver point with the
+   * instruction as its tooltip. `requested` are the request's coordinates [[lat,lng]…],
+   * `precision` the digits of the asked `geometries` (6 for polyline6, 5 for polyline).
+   * Returns the route (or null) so the caller can list its steps.
+   */
+  function showDirections(body, requested, precision) {
+    clear();
+    requested.forEach((p, i) => {
+      L.circleMarker(p, { renderer: svg, radius: 7, color: "#14243b", weight: 2, fill: false, className: "requested-point" })
+        .bindTooltip(asText("requested " + (i + 1) + ": " + p[0] + ", " + p[1])).addTo(overlay);
+    });
+    state.requested = requested;
+    const route = body && Array.isArray(body.routes) ? body.routes[0] : null;
+    if (!route || typeof route !== "object") { fit(); return null; }
+    const legs = Array.isArray(route.legs) ? route.legs : [];
+    const steps = legs.flatMap((leg) => (leg && Array.isArray(leg.steps) ? leg.steps : []));
+    let vertices = pathPoints(route.geometry, precision);
+    if (vertices.length === 0) vertices = steps.flatMap((step) => pathPoints(step && step.geometry, precision));
+    state.routeVertices = vertices;
+    if (vertices.length > 0) {
+      routeLine = L.polyline(vertices, { renderer: svg, color: "#0b63ce", weight: 5, opacity: 0.85, className: "route-line" }).addTo(overlay);
+    }
+    const snapped = (Array.isArray(body.waypoints) ? body.waypoints : []).map((w) => lngLat(w && w.location)).filter(Boolean);
+    state.snapped = snapped;
+    snapped.forEach((p, i) => {
+      L.circleMarker(p, { renderer: svg, radius: 5, color: "#fff", weight: 2, fillColor: i === 0 ? "#137333" : i === snapped.length - 1 ? "#c5221f" : "#b06000", fillOpacity: 1, className: "snapped-point" })
+        .bindTooltip(asText("snapped waypoint " + (i + 1))).addTo(overlay);
+      if (requested[i]) L.polyline([requested[i], p], { renderer: svg, color: "#14243b", weight: 1, dashArray: "3 3" }).addTo(overlay);
+    });
+    steps.forEach((step, index) => {
+      const maneuver = step && step.maneuver;
+      const p = lngLat(maneuver && maneuver.location);
+      if (!p) return;
+      const kind = [maneuver.type, maneuver.modifier].filter((t) => typeof t === "string").join(" ");
+      L.circleMarker(p, { renderer: svg, radius: 4, color: "#d6008f", weight: 2, fillColor: "#fff", fillOpacity: 1, className: "maneuver-point" })
+        .bindTooltip(asText((index + 1) + ". " + (maneuver.instruction || kind || "maneuver") + (kind ? " (" + kind + ")" : ""))).addTo(overlay);
+      state.maneuvers.push({ index, lat: p[0], lng: p[1], type: maneuver.type, instruction: maneuver.instruction });
+    });
+    fit();
+    return route;
+  }
+
+  /** Highlights a line of its own ([[lat,lng]…]: a Directions v5 step's geometry). */
+  function highlightLine(part) {
+    if (stepLine) { overlay.removeLayer(stepLine); stepLine = null; }
+    if (!Array.isArray(part) || part.length === 0) return;
+    drawHighlight(part);
+  }
+
   /** Highlights points[from…to] of the drawn route (an instruction's interval). */
   function highlight(from, to) {
     if (stepLine) { overlay.removeLayer(stepLine); stepLine = null; }
     const part = state.routeVertices.slice(from, to + 1);
     if (part.length === 0) return;
+    drawHighlight(part);
+  }
+
+  function drawHighlight(part) {
     stepLine = part.length === 1
       ? L.circleMarker(part[0], { renderer: svg, radius: 9, color: "#d6008f", weight: 4, fill: false, className: "step-line" })
       : L.polyline(part, { renderer: svg, color: "#d6008f", weight: 7, opacity: 0.85, className: "step-line" });
@@ -255,7 +320,7 @@ const MapView = (function () {
   return {
     drawnRoute: () => vertices(routeLine),
     drawnHighlight: () => vertices(stepLine),
-    init, clear, showRoute, showAutocomplete, showPlace, showReverse, showMatrix, highlight, state,
+    init, clear, showRoute, showDirections, showAutocomplete, showPlace, showReverse, showMatrix, highlight, highlightLine, pathPoints, state,
     center: () => map.getCenter(),
     onClick: (handler) => { clickHandler = handler; },
     addPin: (latlng, label) => L.circleMarker(latlng, { renderer: svg, radius: 6, color: "#14243b", weight: 2, fill: false }).bindTooltip(asText(label)).addTo(overlay),
