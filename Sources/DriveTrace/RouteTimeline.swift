@@ -1,0 +1,74 @@
+import Routing
+
+/// A route's polyline with the time the router assigned to each of its segments: every
+/// instruction's time spread over its segments by length (as Directions v5's
+/// `annotation.duration` does), so the cumulative times sum exactly to `Route.time`.
+public struct RouteTimeline: Sendable {
+    /// Where the vehicle is at one moment of the route's own time.
+    public struct Position: Sendable, Equatable {
+        public var point: GeoPoint
+        /// Index of the segment `points[segment]…points[segment + 1]` the point lies on.
+        public var segment: Int
+        /// Azimuth of that segment, degrees [0, 360) clockwise from north.
+        public var course: Double
+        /// Metres per second on that segment (0 on a zero-time segment).
+        public var speed: Double
+    }
+
+    public let points: [GeoPoint]
+    /// Seconds from the start at each point (`times.count == points.count`, non-decreasing).
+    public let times: [Double]
+    /// The route's duration in seconds (`Route.time / 1000`).
+    public var duration: Double { times.last ?? 0 }
+
+    public init(route: Route) {
+        let points = route.points
+        self.points = points
+        var segmentTimes = [Double](repeating: 0, count: max(0, points.count - 1))
+        for instruction in route.instructions {
+            let range = instruction.interval
+            guard range.upperBound > range.lowerBound, range.upperBound < points.count else { continue }
+            let segments = range.lowerBound..<range.upperBound
+            let lengths = segments.map { Geo.distance(points[$0], points[$0 + 1]) }
+            let total = lengths.reduce(0, +)
+            let seconds = Double(instruction.time) / 1000
+            for (segment, length) in zip(segments, lengths) {
+                segmentTimes[segment] += total > 0 ? seconds * length / total : seconds / Double(lengths.count)
+            }
+        }
+        var times = [0.0]
+        times.reserveCapacity(points.count)
+        for t in segmentTimes { times.append(times[times.count - 1] + t) }
+        self.times = Array(times.prefix(points.count))
+    }
+
+    /// A polyline with its own times (`times.count == points.count`, non-decreasing, from 0).
+    public init(points: [GeoPoint], times: [Double]) {
+        precondition(points.count == times.count, "one time per point")
+        self.points = points
+        self.times = times
+    }
+
+    /// The position at `seconds` of route time (clamped to the start and the end).
+    public func position(at seconds: Double) -> Position {
+        guard points.count >= 2 else {
+            return Position(point: points.first ?? GeoPoint(0, 0), segment: 0, course: 0, speed: 0)
+        }
+        let t = min(max(seconds, 0), duration)
+        // The last segment whose start time is ≤ t, skipping zero-time segments at t.
+        var low = 0, high = points.count - 2
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if times[mid] <= t { low = mid } else { high = mid - 1 }
+        }
+        var segment = low
+        while segment > 0 && times[segment + 1] - times[segment] <= 0 { segment -= 1 }
+        let a = points[segment], b = points[segment + 1]
+        let span = times[segment + 1] - times[segment]
+        let f = span > 0 ? min(max((t - times[segment]) / span, 0), 1) : 1
+        let point = GeoPoint(a.latitude + (b.latitude - a.latitude) * f, a.longitude + (b.longitude - a.longitude) * f)
+        let length = Geo.distance(a, b)
+        return Position(point: point, segment: segment, course: Geo.azimuth(a.latitude, a.longitude, b.latitude, b.longitude),
+                        speed: span > 0 ? length / span : 0)
+    }
+}
