@@ -1,8 +1,8 @@
 import Routing
 
-/// A route's polyline with the time the router assigned to each of its segments: every
-/// instruction's time spread over its segments by length (as Directions v5's
-/// `annotation.duration` does), so the cumulative times sum exactly to `Route.time`.
+/// A route's polyline with the time the router assigned to each of its segments
+/// (`Route.segmentSeconds`: the edge's length at its speed), so a vehicle placed by this clock
+/// drives each road at the router's speed for it and arrives exactly at `Route.time`.
 public struct RouteTimeline: Sendable {
     /// Where the vehicle is at one moment of the route's own time.
     public struct Position: Sendable, Equatable {
@@ -24,21 +24,14 @@ public struct RouteTimeline: Sendable {
     public init(route: Route) {
         let points = route.points
         self.points = points
-        var segmentTimes = [Double](repeating: 0, count: max(0, points.count - 1))
-        for instruction in route.instructions {
-            let range = instruction.interval
-            guard range.upperBound > range.lowerBound, range.upperBound < points.count else { continue }
-            let segments = range.lowerBound..<range.upperBound
-            let lengths = segments.map { Geo.distance(points[$0], points[$0 + 1]) }
-            let total = lengths.reduce(0, +)
-            let seconds = Double(instruction.time) / 1000
-            for (segment, length) in zip(segments, lengths) {
-                segmentTimes[segment] += total > 0 ? seconds * length / total : seconds / Double(lengths.count)
-            }
-        }
+        // The router's per-edge times, scaled by (1 ± 1e-6) so they end exactly at `Route.time`.
+        let seconds = route.segmentSeconds.prefix(max(0, points.count - 1))
+        let sum = seconds.reduce(0, +)
+        let scale = sum > 0 ? Double(route.time) / 1000 / sum : 0
         var times = [0.0]
         times.reserveCapacity(points.count)
-        for t in segmentTimes { times.append(times[times.count - 1] + t) }
+        for t in seconds { times.append(times[times.count - 1] + t * scale) }
+        while times.count < points.count { times.append(times[times.count - 1]) }
         self.times = Array(times.prefix(points.count))
     }
 
