@@ -39,8 +39,8 @@ enum DriveCommand {
         let name = "vietmap-sim drive \(options.vehicle.name) " + options.pointLabels.joined(separator: " ")
         let text = options.format.render(fixes, start: options.start, name: name)
         let seconds = (try? options.plan.duration(along: timeline)) ?? 0
-        let summary = String(format: "%.1f m, route time %.1f s, trace %.1f s, %d fixes (%@)",
-                             route.distance, timeline.duration, seconds, fixes.count, options.format.rawValue)
+        let summary = String(format: "%.1f m, route time %.1f s, trace %.1f s, %d fix%@ (%@)", route.distance,
+                             timeline.duration, seconds, fixes.count, fixes.count == 1 ? "" : "es", options.format.rawValue)
         if let out = options.out {
             try AtomicWrite.write(Data(text.utf8), to: URL(fileURLWithPath: out))
             FileHandle.standardError.write(Data("vietmap-sim: wrote \(out): \(summary)\n".utf8))
