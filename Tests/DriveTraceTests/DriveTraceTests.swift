@@ -24,6 +24,17 @@ final class DriveTraceTests: XCTestCase {
         XCTAssertEqual(NMEAWriter.checksum("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"), "47")
     }
 
+    func testNMEAPositionsAndHemispheres() {
+        let fix = DriveFix(time: 1.5, point: GeoPoint(-33.8568, -70.6693), speed: 10, course: 270)
+        let text = NMEAWriter(start: 1_767_254_400).render([fix])
+        XCTAssertEqual(text, "$GPRMC,080001.50,A,3351.4080,S,07040.1580,W,19.4,270.0,010126,,,A*67\r\n"
+                           + "$GPGGA,080001.50,3351.4080,S,07040.1580,W,1,08,1.0,0.0,M,0.0,M,,*51\r\n")
+        for line in text.split(separator: "\r\n") {
+            let body = line.dropFirst().prefix { $0 != "*" }
+            XCTAssertEqual(String(line.suffix(2)), NMEAWriter.checksum(String(body)))
+        }
+    }
+
     func testTraceTimeParsesAndFormatsUTC() throws {
         let start = try XCTUnwrap(TraceTime(iso8601: "2026-01-01T08:00:00Z"))
         XCTAssertEqual(start.milliseconds, 1_767_254_400_000)
