@@ -205,6 +205,7 @@ final class DriveCLITests: XCTestCase {
             (["--from", Self.from, "--to", Self.to, "--start", "yesterday"], 2),
             (["--from", "1,1", "--to", Self.to], 1),
             (["--from", Self.from, "--to", Self.to, "--out", folder.path], 1),
+            (["--from", Self.from, "--to", Self.to, "--db", folder.appendingPathComponent("none.sqlite").path], 1),
         ] {
             let result = try outcome(arguments)
             XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
@@ -214,6 +215,7 @@ final class DriveCLITests: XCTestCase {
             XCTAssertTrue(result.stdout.isEmpty, "\(arguments)")
         }
         XCTAssertTrue(try outcome(["--from", "1,1", "--to", Self.to]).stderr.contains("no road for car within 1000 m of --from 1,1"))
+        XCTAssertTrue(try outcome(["--from", Self.from, "--to", "21.0285,105.8542"]).stderr.contains("no route for car"))
         // A failed drive leaves nothing in the folder, not even a temporary file.
         let existing = folder.appendingPathComponent("kept.gpx")
         try "old".write(to: existing, atomically: true, encoding: .utf8)
