@@ -14,6 +14,7 @@ import PackageDescription
 ///   Polyline                            (Google encoded polyline codec)
 ///   ArrayBlob                           (the blob format of stored arrays: road graph, search index)
 ///   ArrayBlob → Routing                 (road graph, A*, instructions, travel matrices, tour planning; no JSON)
+///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers, dataset location/caching)
@@ -58,6 +59,7 @@ let package = Package(
         .target(name: "Polyline"),
         .target(name: "ArrayBlob"),
         .target(name: "Routing", dependencies: ["ArrayBlob"]),
+        .target(name: "DriveTrace", dependencies: ["Routing"]),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib"]),
         .executableTarget(name: "embed-resources", dependencies: ["CZlib"]),
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport"]),
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -90,7 +92,9 @@ let package = Package(
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob"]),
-        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON"]),
+        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),

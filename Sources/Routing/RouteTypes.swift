@@ -89,6 +89,10 @@ public struct Route: Sendable, Equatable {
     public var weight: Double
     /// Full geometry: snapped start, every way point, snapped via points (once each), snapped end.
     public var points: [GeoPoint]
+    /// Seconds of each segment `points[i]…points[i + 1]`: the time of the edge it lies on (its
+    /// length at the edge's speed for the vehicle), unrounded; they sum to `time` up to the
+    /// instructions' millisecond rounding. What a replayed drive follows (`DriveTrace`).
+    public var segmentSeconds: [Double]
     /// One snapped point per requested point.
     public var snappedWaypoints: [GeoPoint]
     public var instructions: [Instruction]

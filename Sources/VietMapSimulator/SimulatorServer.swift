@@ -134,9 +134,12 @@ public final class SimulatorServer: @unchecked Sendable {
         try SimulatorServer(configuration)
     }
 
-    private init(_ configuration: Configuration) throws {
-        self.configuration = configuration
-        if let path = configuration.databasePath {
+    /// The dataset file to open: `databasePath` once it is checked to be a finished, intact
+    /// `vietmap-sim import` output, or (nil) the default dataset, built into the cache on first
+    /// use with progress lines on stderr. Every refusal is a one-line `StartError`. `serve` and
+    /// `drive` open their data this way.
+    public static func datasetPath(_ databasePath: String?, cacheDirectory: URL?) throws -> String {
+        if let path = databasePath {
             if let problem = InputFile.problem(atPath: path), problem != "no such file" {
                 throw StartError("\(path): \(problem); give a dataset file (`vietmap-sim import --out FILE`)")
             }
@@ -161,12 +164,17 @@ public final class SimulatorServer: @unchecked Sendable {
             } catch let error as DatasetError where error.code == .damaged || error.code == .database {
                 throw StartError("\(path): \(error.message); \(reimport)")
             }
-            databasePath = path
+            return path
         } else {
-            databasePath = try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
-                                                          cacheDirectory: configuration.datasetCacheDirectory,
-                                                          progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path
+            return try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
+                                                  cacheDirectory: cacheDirectory,
+                                                  progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path
         }
+    }
+
+    private init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        databasePath = try Self.datasetPath(configuration.databasePath, cacheDirectory: configuration.datasetCacheDirectory)
         service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
                                      maxRoutePoints: configuration.maxRoutePoints,
                                      maxSnapDistanceMeters: configuration.maxSnapDistanceMeters)

@@ -129,7 +129,7 @@ enum ScenariosFromCapture {
             throw CLIError("\(source): the scenario made from it does not validate (a bug): \(error.issues.first.map(\.description) ?? "")")
         }
         if let out {
-            try write(text, to: URL(fileURLWithPath: out))
+            try AtomicWrite.write(text, to: URL(fileURLWithPath: out))
         } else {
             FileHandle.standardOutput.write(text)
         }
@@ -162,23 +162,5 @@ enum ScenariosFromCapture {
         if let parsed = T(rawValue: value) { return parsed }
         let allowed = T.allCases.map(\.rawValue) + extra
         throw CommandLineArguments.UsageError(description: "--\(option) must be one of \(allowed.joined(separator: ", ")), found '\(value)'")
-    }
-
-    /// Writes next to the destination, then renames: readers never see half a file.
-    private static func write(_ text: Data, to destination: URL) throws {
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try text.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CLIError("cannot write \(destination.path): \((error as NSError).localizedDescription)")
-        }
-        // rename(2) replaces an existing file atomically (FileManager.replaceItemAt does not on Linux).
-        guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CLIError("cannot write \(destination.path): \(reason)")
-        }
     }
 }

@@ -8,6 +8,7 @@ enum Usage {
           vietmap-sim import --out PATH [INPUT…] build a dataset from OSM/CSV/admin files
           vietmap-sim scenarios validate|list  check or list fault-injection scenario files
           vietmap-sim contract --target URL|live run the contract suite (Contracts/) against a target
+          vietmap-sim drive --from LAT,LNG --to LAT,LNG  write a route's GPS trace (GPX/NMEA/KML) to replay
           vietmap-sim help [COMMAND]            show help for a command
 
         Run `vietmap-sim COMMAND --help` for the options of a command.

@@ -15,12 +15,14 @@ func runCommandLine() -> Int32 {
         case "import": return try ImportCommand.run(arguments)
         case "scenarios": return try ScenariosCommand.run(arguments)
         case "contract": return try ContractCommand.run(arguments)
+        case "drive": return try DriveCommand.run(arguments)
         case "help", "--help", "-h":
             switch arguments.first {
             case "serve": print(Usage.serve)
             case "import": print(Usage.importCommand)
             case "scenarios": print(Usage.scenarios)
             case "contract": print(Usage.contract)
+            case "drive": print(Usage.drive)
             default: print(Usage.main)
             }
             return 0

@@ -1,0 +1,30 @@
+import Foundation
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the seeded generator of a drive's GPS noise, so the
+/// same `--seed` gives the same trace on every run and machine (the system generator does not).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform double in [0, 1) from the top 53 bits (exact, the same on every platform).
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
+    /// A standard normal deviate (Box–Muller; two draws per call, the sine half discarded so the
+    /// stream of draws per fix is fixed).
+    public mutating func nextGaussian() -> Double {
+        let u1 = 1 - nextUnit()  // (0, 1]: log is finite
+        let u2 = nextUnit()
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}

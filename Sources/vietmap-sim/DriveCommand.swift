@@ -1,0 +1,68 @@
+import Dataset
+import DriveTrace
+import Foundation
+import Routing
+import VietMapSimulator
+
+/// `vietmap-sim drive`: routes `--from` → `--via`… → `--to` in-process with route v4's router
+/// over the default dataset (or `--db`), drives the route into timed GPS fixes (`DrivePlan`) and
+/// writes them as GPX, NMEA or KML to `--out` (temporary file + rename) or stdout. Same options,
+/// same bytes. Problems with the options are usage errors (exit 2); no road near a point, no
+/// route, or an unusable `--out`/`--db` are one line with exit code 1.
+enum DriveCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, valued: DriveOptions.valued, boolean: ["help"])
+        if parsed.has("help") { print(Usage.drive); return 0 }
+        guard parsed.positionals.isEmpty else {
+            throw CommandLineArguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'")
+        }
+        let options = try DriveOptions(parsed)
+        if let out = options.out { try OutputPath.check(out) }
+
+        let path = try SimulatorServer.datasetPath(options.db, cacheDirectory: nil)
+        guard let graph = try RoadGraphStore.load(databasePath: path) else {
+            throw CLIError("\(path): this dataset has no roads; import one with OSM road input (`vietmap-sim import --out FILE city.osm.pbf`)")
+        }
+        let route: Route
+        do {
+            route = try Router.route(graph, points: options.points, vehicle: options.vehicle, options: options.routeOptions)
+        } catch {
+            throw CLIError(message(error, options))
+        }
+        let timeline = RouteTimeline(route: route)
+        let fixes: [DriveFix]
+        do {
+            fixes = try options.plan.fixes(along: timeline)
+        } catch {
+            throw CommandLineArguments.UsageError(description: error.description)
+        }
+        let name = "vietmap-sim drive \(options.vehicle.name) " + options.pointLabels.joined(separator: " ")
+        let text = options.format.render(fixes, start: options.start, name: name)
+        let seconds = (try? options.plan.duration(along: timeline)) ?? 0
+        let summary = String(format: "%.1f m, route time %.1f s, trace %.1f s, %d fix%@ (%@)", route.distance,
+                             timeline.duration, seconds, fixes.count, fixes.count == 1 ? "" : "es", options.format.rawValue)
+        if let out = options.out {
+            try AtomicWrite.write(Data(text.utf8), to: URL(fileURLWithPath: out))
+            FileHandle.standardError.write(Data("vietmap-sim: wrote \(out): \(summary)\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardError.write(Data("vietmap-sim: \(summary)\n".utf8))
+        }
+        return 0
+    }
+
+    /// One line for a routing failure, naming the point as it was given.
+    static func message(_ error: RoutingError, _ options: DriveOptions) -> String {
+        let vehicle = options.vehicle.name
+        switch error {
+        case .pointNotFound(let index):
+            return "no road for \(vehicle) within \(Int(options.routeOptions.maxSnapDistanceMeters)) m of \(options.pointLabels[index])"
+        case .noRoute(let leg):
+            return "no route for \(vehicle) from \(options.pointLabels[leg]) to \(options.pointLabels[leg + 1]) (the roads there are not connected)"
+        case .tooManyPoints(let max):
+            return "too many points: at most \(max)"
+        case .tooFewPoints:
+            return "a drive needs --from and --to"
+        }
+    }
+}
