@@ -65,8 +65,16 @@ struct DirectionsEndpoint {
         for item in query where item.name != APIParameter.apikey.name && item.name != APIParameter.accessToken.name {
             mix("&" + item.name + "=" + item.value)
         }
-        let hex = String(format: "%016llx%016llx", a, b)
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, word) in [a, b].enumerated() {
+            for nibble in 0..<16 {
+                let position = i * 16 + nibble
+                if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
+                out.append(digits[Int((word >> UInt64(60 - 4 * nibble)) & 0xf)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -32,6 +32,11 @@ enum DirectionsGuidance {
 
     /// `text` wrapped the way Mapbox's `ssmlAnnouncement` is (XML-escaped).
     static func ssml(_ text: String) -> String {
+        let wrap = ("<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">", "</prosody></amazon:effect></speak>")
+        // (Most announcements need no escaping: skip the per-character walk.)
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) {
+            return wrap.0 + text + wrap.1
+        }
         var escaped = ""
         for c in text {
             switch c {
@@ -43,7 +48,7 @@ enum DirectionsGuidance {
             default: escaped.append(c)
             }
         }
-        return "<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">" + escaped + "</prosody></amazon:effect></speak>"
+        return wrap.0 + escaped + wrap.1
     }
 
     /// A distance as said: metres rounded (10 m under 100, 50 m under 1 km), kilometres with one
