@@ -27,8 +27,13 @@ final class ConcurrencyTests: XCTestCase {
         let server = try startServer(engine, threads: 2)
         let count = 200
         // All delayed requests in flight at once (each on its own connection) on a 2-thread server…
-        let clients = try (0..<count).map { _ in try RawHTTPClient(port: server.port, receiveTimeout: 10) }
-        for client in clients { try client.get("/api/autocomplete/v4?apikey=dev&text=slow") }
+        // (Each request sent as soon as its connection is open: opening all 200 first could take a
+        // loaded machine past the server's 10 s request-head deadline for the first ones.)
+        let clients = try (0..<count).map { _ in
+            let client = try RawHTTPClient(port: server.port, receiveTimeout: 10)
+            try client.get("/api/autocomplete/v4?apikey=dev&text=slow")
+            return client
+        }
         XCTAssertTrue(clock.waitForPending(count, timeout: 30), "every delayed answer is scheduled")
         // …while an undelayed request is still answered (with the clock standing still: a server
         // thread held by a delayed request would never be freed).
