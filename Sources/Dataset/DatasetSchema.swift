@@ -165,6 +165,8 @@ public enum DatasetSchema {
         public static let oldCodesDerived = "old_codes_derived"
         /// Every folded kind word (``CategoryWords``), space-separated: search reads it at start.
         public static let kindWords = "kind_words"
+        /// Every folded kind phrase (``CategoryWords/phrases``), "|"-separated: a category query is made of them.
+        public static let kindPhrases = "kind_phrases"
         /// Street initialisms derived at import, "initials=folded street name" joined by ";"
         /// ("cmt8=cach mang thang tam;nkkn=nam ky khoi nghia;…"; see ``StreetInitials``).
         public static let streetInitials = "street_initials"

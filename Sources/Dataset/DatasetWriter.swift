@@ -194,6 +194,7 @@ struct DatasetWriter {
             try meta(DatasetSchema.MetaKey.oldCodesFromData, "\(report.oldCodesFromData)")
             try meta(DatasetSchema.MetaKey.oldCodesDerived, "\(report.oldCodesDerived)")
             try meta(DatasetSchema.MetaKey.kindWords, Set(CategoryWords.table.values.flatMap { $0.split(separator: " ") }).sorted().joined(separator: " "))
+            try meta(DatasetSchema.MetaKey.kindPhrases, CategoryWords.phrases.joined(separator: "|"))
             var streetRows: [String: Int] = [:]
             for street in places.streets { streetRows[TextFolding.fold(street.name), default: 0] += 1 }
             try meta(DatasetSchema.MetaKey.streetInitials,

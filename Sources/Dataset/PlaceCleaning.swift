@@ -19,6 +19,8 @@ import TextFolding
 ///    "khuyến mãi") is dropped.
 /// 7. `stacked-duplicates`: five or more places within about 20 m whose names start with the same two
 ///    words ("Nhà hộ sinh A" ×38) keep only the most important one.
+/// 8. `phone-in-address`: a phone number in the house number or the street (Vietnamese, or any
+///    international "+90 545 …") is cut out: "+905452465656" is no house number.
 /// A name left empty by 4–5 drops the place (`emptied-name`).
 struct PlaceCleaning {
     private(set) var counts: [String: Int] = [:]
@@ -38,6 +40,8 @@ struct PlaceCleaning {
     }
 
     static let phonePattern = try! NSRegularExpression(pattern: #"(\+?84|\b0)[0-9][0-9 .\-]{6,14}[0-9]"#)
+    /// A phone number in an address field: the Vietnamese pattern, or "+" and 9 digits or more.
+    static let addressPhonePattern = try! NSRegularExpression(pattern: #"(\+?84|\b0)[0-9][0-9 .\-]{6,14}[0-9]|\+[0-9][0-9 .\-]{7,16}[0-9]"#)
     /// A web address in parentheses, after a dash at the end, or starting with http/www. A name
     /// that merely *is* a domain ("Didongviet.vn", a shop's brand) is left alone.
     static let urlPattern = try! NSRegularExpression(
@@ -74,6 +78,10 @@ struct PlaceCleaning {
         let beforeCity = place.aliases.count
         place.aliases.removeAll { Self.cityNames.contains(TextFolding.fold($0)) }
         if place.aliases.count < beforeCity { count("city-name-alias") }
+        var addressHadPhone = false
+        if let cut = Self.cutting(Self.addressPhonePattern, from: place.hsNum) { place.hsNum = cut; addressHadPhone = true }
+        if let cut = Self.cutting(Self.addressPhonePattern, from: place.street) { place.street = cut; addressHadPhone = true }
+        if addressHadPhone { count("phone-in-address") }
         if let cut = Self.cutting(Self.phonePattern, from: place.name) {
             place.name = cut
             count("phone-in-name")

@@ -23,6 +23,8 @@ struct MatchScorer {
     /// its start converges on it (more than importance adds between places 0.5 apart: "chat" → Chất
     /// Coffee, not Bảo Tàng Địa Chất, whose name merely holds the word).
     static let orderBonus = 0.3
+    /// Taken off a match by one of the other names (`alt_name`, `name:en`, …).
+    static let otherNamePenalty = 0.05
     /// Proximity decays as exp(-d / 2 km).
     static let proximityScaleMeters = 2_000.0
     /// Administrative prefixes (folded): "Thành Phố Hà Nội" should match "ha noi" as tightly as "Hà Nội".
@@ -164,7 +166,10 @@ struct MatchScorer {
         query.withUnsafeBufferPointer { query in
             var best = score(row, places, arena, query, name: 0..<words.nameEnds[0], words: words)
             for i in words.nameEnds.indices.dropFirst() {
-                let s = score(row, places, arena, query, name: words.nameEnds[i - 1]..<words.nameEnds[i], words: words)
+                var s = score(row, places, arena, query, name: words.nameEnds[i - 1]..<words.nameEnds[i], words: words)
+                // (Another name is shown nowhere in the answer: a place called so comes before one
+                // also called so, as good a match otherwise.)
+                s.value -= Self.otherNamePenalty
                 if s.value > best.value { best = s }
             }
             return best
@@ -278,7 +283,9 @@ struct MatchScorer {
         if exactBonus > 0 && !inOrder { exactBonus /= 2 }
         let orderBonus = inOrder ? Self.orderBonus : 0
         var kindBonus = 0.0
-        if matchedInKind == queryCount {
+        // (Only for a category query, whole kind phrases: "Cửa", "siêu" are the starts of "Cửa hàng
+        // kính Đa Minh", "Siêu thị Hà Nội" before they are the starts of "cửa hàng tiện lợi", "siêu thị".)
+        if matchedInKind == queryCount && isKindQuery {
             // The whole query names the kind ("cà phê", "atm"): as good as a full name match,
             // and better than a place merely named so ("Cafe", an artwork).
             tightness = 1

@@ -23,12 +23,14 @@ public final class PlaceSearch: Sendable {
     public init(databasePath: String) throws {
         let database = try Database(path: databasePath, mode: .readOnly)
         admin = try AdminDirectory(database: database)
-        // Derived at import (DatasetSchema.MetaKey.streetInitials / .kindWords).
+        // Derived at import (DatasetSchema.MetaKey.streetInitials / .kindWords / .kindPhrases).
         var meta: [String: String] = [:]
-        let statement = try database.prepare("SELECT key, value FROM meta WHERE key IN ('street_initials', 'kind_words')")
+        let statement = try database.prepare("SELECT key, value FROM meta WHERE key IN ('street_initials', 'kind_words', 'kind_phrases')")
         while try statement.step() { meta[statement.text(0)] = statement.text(1) }
         reader = QueryReader(admin: admin, initials: StreetInitials(stored: meta["street_initials"] ?? ""))
         kindWords = Set((meta["kind_words"] ?? "").split(separator: " ").map(String.init))
+        // (A dataset imported before phrases were stored: each kind word is a phrase, as then.)
+        kindPhrases = KindPhrases(meta["kind_phrases"].map { $0.split(separator: "|").map(String.init) } ?? kindWords.sorted())
         typos = LazyTypoVocabulary(databasePath: databasePath)
         index = try SearchIndex.load(from: database)
         let mapping = try AdminMapping(database: database)
@@ -44,9 +46,17 @@ public final class PlaceSearch: Sendable {
     private let reader: QueryReader
     /// Every word of `place.kind_key`: a query made only of them asks for a kind of place.
     private let kindWords: Set<String>
+    /// The kind phrases ("ca phe", "nha thuoc"): only words that are whole phrases make a category query.
+    private let kindPhrases: KindPhrases
     private let typos: LazyTypoVocabulary
     /// Rows by their squashed names (built on first use).
     private let exactNames = ExactNames()
+    /// Rows by how their names begin (built on first use).
+    private let nameStarts = NameStarts()
+    /// A typed start held by more names than this is left to the word stages.
+    static let nameStartLimit = 4_000
+    /// How many of the names beginning with the typed text join the candidates (the nearest).
+    static let nameStartCandidates = 24
 
     /// Score bonus for a place inside a unit the query named ("… Q1"), and the malus outside.
     static let unitBonus = 0.25
@@ -72,6 +82,7 @@ public final class PlaceSearch: Sendable {
         var usedAnyWordStage = false
         var ranking = Ranking()
         gather(readings, query: query, filter: filter, into: &candidates)
+        if !query.wholeWords { candidates.insert(namesBeginning(query, filter: filter)) }
         let literal = readings[0].words
         if candidates.isEmpty && literal.count > 1 {
             usedAnyWordStage = true
@@ -117,6 +128,22 @@ public final class PlaceSearch: Sendable {
         return distinct(results, format: query.format, limit: query.limit).map {
             SearchResult(place: index.places.record($0.row), distanceMeters: $0.distance, score: $0.score)
         }
+    }
+
+    /// The places whose name begins with the typed text as typed (with its accents, when it has
+    /// them), the nearest to the focus (else the most important) first: the target of a name typed
+    /// from its start, which the bounded word stages may not reach among thousands of names
+    /// holding the same short words (see ``NameStarts``).
+    private func namesBeginning(_ query: AutocompleteQuery, filter: PlaceFilter) -> [Int] {
+        guard query.text.unicodeScalars.filter({ $0.properties.isAlphabetic || $0.properties.numericType != nil }).count >= 3,
+              let rows = nameStarts.rows(beginning: query.text, limit: Self.nameStartLimit, in: index.places) else { return [] }
+        let places = index.places
+        let kept = rows.filter { filter.accepts($0, in: places) }
+        guard kept.count > Self.nameStartCandidates else { return kept }
+        let keyed = kept.map { row in
+            (row, query.focus.map { $0.distance(to: places.coordinate(row)) } ?? -places.importance[row])
+        }
+        return keyed.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.prefix(Self.nameStartCandidates).map(\.0)
     }
 
     /// Readings of `literal` with one word corrected to a known word one edit away (words of
@@ -201,10 +228,11 @@ public final class PlaceSearch: Sendable {
         }
     }
 
-    /// Whether every word of the reading is a kind word as typed in full ("cà phê", "atm", "cây
-    /// xăng"): a category query, answered by distance.
+    /// Whether the reading's words are whole kind phrases as typed in full ("cà phê", "atm", "cây
+    /// xăng"; not "nhà" nor "phòng", the starts of "nhà hàng" and "phòng khám"): a category query,
+    /// answered by distance.
     private func isCategory(_ reading: QueryReading) -> Bool {
-        !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains)
+        kindPhrases.covers(reading.words)
     }
 
     /// Places of the kind a category query names, within this distance of the focus, come first,
@@ -360,7 +388,7 @@ public final class PlaceSearch: Sendable {
         let places = index.places
         for reading in readings.dropFirst(ranking.scorers.count) {
             ranking.scorers.append(MatchScorer(queryTokens: reading.words, focus: query.focus,
-                                               isKindQuery: !reading.words.isEmpty && reading.words.allSatisfy(kindWords.contains),
+                                               isKindQuery: isCategory(reading),
                                                lastIsPrefix: reading.lastIsPrefix))
             ranking.unitKeys.append(reading.units.map { Array(Self.key(of: $0).utf8) })
             // (Not joining two numbers: "3 2" is the date street, not the place "32".)
@@ -394,7 +422,9 @@ public final class PlaceSearch: Sendable {
                         }
                     } else {
                         var score = ranking.scorers[r].score(row, places, arena, words: words)
+                        // (Not when a one-letter word is still being typed: "Nhã N" is no "Nhan".)
                         if !score.complete, reading.words.count <= 3, !ranking.scorers[r].isKindQuery, !ranking.squashed[r].isEmpty,
+                           !(reading.lastIsPrefix && reading.words.count > 1 && reading.words.last?.count == 1),
                            squashedName(of: row, equals: ranking.squashed[r]) {
                             // The name spaced otherwise ("Co.op Mart" for "coopmart", "Mini Stop" for "ministop"):
                             // as good as the exact name (text 0.6 + 0.3 + 0.1 + exact 0.3).
@@ -458,6 +488,21 @@ public final class PlaceSearch: Sendable {
     /// The tone rule: folding merges "Vấn" and "Văn"; a query typed with accents keeps them apart.
     /// Each result whose name holds every accented query word with those accents gains
     /// ``toneBonus``; one holding such a word with other accents loses it.
+    /// Whether the accented word `typed` (as ``TextFolding/accentedWords`` gives it: decomposed, the
+    /// tone last) is how `word` starts: its letters and vowel marks begin `word`'s, not cut inside a
+    /// letter ("kho" does not begin "không"), and its tone, if typed yet, is `word`'s.
+    static func accentedStart(_ typed: String, of word: String) -> Bool {
+        func split(_ w: String) -> (base: [Unicode.Scalar], tone: [Unicode.Scalar]) {
+            var base = Array(w.unicodeScalars), tone: [Unicode.Scalar] = []
+            while let last = base.last, [0x0300, 0x0301, 0x0303, 0x0309, 0x0323].contains(last.value) { tone.insert(base.removeLast(), at: 0) }
+            return (base, tone)
+        }
+        let (typedBase, typedTone) = split(typed), (wordBase, wordTone) = split(word)
+        guard typedBase.count <= wordBase.count, wordBase.starts(with: typedBase) else { return false }
+        if typedBase.count < wordBase.count, (0x0300...0x036F).contains(wordBase[typedBase.count].value) { return false }
+        return typedTone.isEmpty || typedTone == wordTone
+    }
+
     private func applyToneRule(_ results: inout [Ranked], text: String) {
         let typed = TextFolding.accentedWords(text).filter(TextFolding.hasAccents)
         guard !typed.isEmpty else { return }
@@ -485,10 +530,13 @@ public final class PlaceSearch: Sendable {
             let name = TextFolding.accentedWords(text)
             let folded = name.map(base)
             var all = true, conflict = false
-            for (word, key) in zip(typed, typedFolded) {
+            for (position, (word, key)) in zip(typed, typedFolded).enumerated() {
                 var same = false, other = false
-                for (n, f) in zip(name, folded) where f == key || (f.hasPrefix(key) && word == typed.last) {
-                    if n == word || (n.hasPrefix(word) && word == typed.last) { same = true } else if f == key { other = true }
+                let isLast = position == typed.count - 1
+                for (n, f) in zip(name, folded) where f == key || (isLast && f.hasPrefix(key)) {
+                    // (The word being typed: its accented start must match too — "Khó" is the start of
+                    // "Khói", not of "Không".)
+                    if n == word || (isLast && Self.accentedStart(word, of: n)) { same = true } else { other = true }
                 }
                 if !same { all = false }
                 if other && !same { conflict = true }

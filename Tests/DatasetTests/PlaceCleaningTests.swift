@@ -57,6 +57,29 @@ final class PlaceCleaningTests: XCTestCase {
         XCTAssertEqual(cleaning.counts, ["url-in-name": 3, "phone-in-name": 1, "emptied-name": 1])
     }
 
+    func testPhoneNumbersAreCutFromHouseNumbersAndStreets() {
+        var cleaning = PlaceCleaning()
+        var rental = place("Motorbike rental")
+        rental.hsNum = "+905452465656"
+        rental.street = "Bùi Viện"
+        XCTAssertTrue(cleaning.clean(&rental))
+        XCTAssertEqual(rental.hsNum, "")
+        XCTAssertEqual(rental.street, "Bùi Viện")
+        var shop = place("Tạp hóa Lan")
+        shop.street = "Lê Lợi 0909 123 456"
+        shop.hsNum = "12/3A"
+        XCTAssertTrue(cleaning.clean(&shop))
+        XCTAssertEqual(shop.street, "Lê Lợi")
+        XCTAssertEqual(shop.hsNum, "12/3A")
+        var plain = place("Nhà 175")
+        plain.hsNum = "175"
+        plain.street = "Đường 3 Tháng 2"
+        XCTAssertTrue(cleaning.clean(&plain))
+        XCTAssertEqual(plain.hsNum, "175")
+        XCTAssertEqual(plain.street, "Đường 3 Tháng 2")
+        XCTAssertEqual(cleaning.counts, ["phone-in-address": 2])
+    }
+
     func testAdvertisingIsDroppedAndStacksKeepOne() {
         var cleaning = PlaceCleaning()
         var ad = place("Phá thai an toàn ở Nhà hộ sinh A")

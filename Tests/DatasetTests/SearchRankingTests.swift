@@ -100,6 +100,59 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 3, "too few words to check")
     }
 
+    func testAWordThatOnlyBeginsAKindPhraseIsReadAsAName() throws {
+        let (_, places) = try fixture()
+        let phrases = Set(CategoryWords.phrases)
+        // First words of two-word phrases that are no phrase themselves ("nha" of "nha hang", "phong"
+        // of "phong kham"), held as the first word of some POI names.
+        let starts = Set(phrases.compactMap { $0.split(separator: " ").count > 1 ? String($0.split(separator: " ")[0]) : nil })
+            .subtracting(phrases).sorted()
+        var checked = 0
+        for word in starts {
+            for focus in Self.foci {
+                let named = places.filter { $0.kind == 1 && $0.nameKey.split(separator: " ").first.map(String.init) == word && focus.distance(to: $0.point) < 3_000 }
+                guard !named.isEmpty else { continue }
+                checked += 1
+                let first = try XCTUnwrap(try search(word, focus: focus).first, word)
+                // ("quan" is also Quận, the district: a unit reading is a reading by name too.)
+                if places[Int(first.place.id) - 1].kind == 0 || first.place.categories.contains("9301") { continue }
+                // A name holding the word, not a place that is merely of a kind whose phrase starts so.
+                XCTAssertTrue(TextFolding.fold(first.place.name).split(separator: " ").contains { $0.hasPrefix(word) },
+                              "\(word) at \(focus): \(first.place.name) (\(first.place.categories)); named so nearby: \(named.prefix(3).map(\.name))")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 5, "too few words to check")
+        // The whole phrase still asks for the kind.
+        let clinics = try search("phòng khám", focus: Self.foci[0])
+        XCTAssertTrue(clinics.prefix(3).allSatisfy { places[Int($0.place.id) - 1].kindKey.contains("phong kham") }, "\(clinics.prefix(3).map(\.place.name))")
+    }
+
+    func testANameTypedFromItsStartIsFoundAmongThousandsSharingItsFirstWord() throws {
+        let (_, places) = try fixture()
+        func lower(_ text: String) -> String { text.lowercased().precomposedStringWithCanonicalMapping }
+        var byFirstWord: [String: Int] = [:]
+        for place in places { if let first = place.nameKey.split(separator: " ").first { byFirstWord[String(first), default: 0] += 1 } }
+        let lowered = places.map { lower($0.name) }
+        // Names whose folded first word begins hundreds of names, typed as the first word and the
+        // first letter of the second, with their accents: a start that only a few names really have.
+        var rng = SystemRandomNumberGenerator.Seeded(seed: 22)
+        var checked = 0
+        for place in places.filter({ $0.kind == 1 }).shuffled(using: &rng) where checked < 25 {
+            let words = place.name.split(separator: " ")
+            guard words.count >= 3, TextFolding.hasAccents(String(words[0])), let first = place.nameKey.split(separator: " ").first,
+                  (byFirstWord[String(first)] ?? 0) >= 300, let letter = words[1].first, letter.isLetter else { continue }
+            let typed = "\(words[0]) \(letter)"
+            let begin = lower(typed)
+            let sharing = lowered.indices.filter { lowered[$0].hasPrefix(begin) }
+            // (Not when some name is exactly what was typed: "Dương A" is a place too.)
+            guard sharing.count <= 3, !places.contains(where: { $0.nameKey == TextFolding.fold(typed) }) else { continue }
+            checked += 1
+            let results = try search(typed, focus: beside(place.point, 300))
+            XCTAssertTrue(results.prefix(3).contains { TextFolding.fold($0.place.name) == place.nameKey }, "\(typed) → \(place.name): \(results.prefix(3).map(\.place.name))")
+        }
+        XCTAssertGreaterThanOrEqual(checked, 10, "too few names to check")
+    }
+
     func testAnAlleyHouseNumberIsNotReadAsADistrict() {
         for text in ["22/1", "97/2b", " 153/12 "] { XCTAssertTrue(QueryReader.endsInHouseNumber(text), text) }
         for text in ["22 1", "le loi/1", "22/1 le loi", "22/", "/1"] { XCTAssertFalse(QueryReader.endsInHouseNumber(text), text) }
