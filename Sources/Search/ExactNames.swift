@@ -6,12 +6,13 @@ import Foundation
 /// which the word lists cannot bound when every word is common ("Phạm Vấn" among 1,000 streets
 /// "Phạm Văn …").
 ///
-/// Built on first use (≈ 5–10 ms for 40,000 places) under a lock, like the typo vocabulary:
-/// start-up does not pay for it. One sorted array of (64-bit hash, row), ≈ 12 bytes a name.
-final class ExactNames: @unchecked Sendable {
-    // @unchecked: `built` is only touched under `lock`, then read-only.
-    private let lock = NSLock()
-    private var built: [(hash: UInt64, row: Int32)]?
+/// Built at import with the rest of ``SearchIndex`` and stored in its blob: one sorted array of
+/// (64-bit hash, row), ≈ 12 bytes a name.
+struct ExactNames: Sendable {
+    let hashes: [UInt64]
+    let rows: [Int32]
+
+    init(hashes: [UInt64], rows: [Int32]) { (self.hashes, self.rows) = (hashes, rows) }
 
     /// FNV-1a of the bytes without spaces.
     static func squashedHash<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
@@ -22,44 +23,40 @@ final class ExactNames: @unchecked Sendable {
         return h
     }
 
-    private func table(_ places: PlaceColumns) -> [(hash: UInt64, row: Int32)] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let built { return built }
+    /// The table of `places`' names and other names.
+    static func build(_ places: PlaceColumns) -> ExactNames {
         var out: [(hash: UInt64, row: Int32)] = []
         out.reserveCapacity(places.count * 5 / 4)
         places.arena.withUnsafeBufferPointer { arena in
             for row in 0..<places.count {
                 let name = places.span(row, .nameKey)
-                if !name.isEmpty { out.append((Self.squashedHash(arena[name]), Int32(row))) }
+                if !name.isEmpty { out.append((squashedHash(arena[name]), Int32(row))) }
                 let aliases = places.span(row, .aliasKey)
                 var from = aliases.lowerBound
                 for i in aliases.lowerBound...aliases.upperBound where i == aliases.upperBound || arena[i] == UInt8(ascii: "|") {
-                    if i > from { out.append((Self.squashedHash(arena[from..<i]), Int32(row))) }
+                    if i > from { out.append((squashedHash(arena[from..<i]), Int32(row))) }
                     from = i + 1
                 }
             }
         }
         out.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.row < $1.row }
-        built = out
-        return out
+        return ExactNames(hashes: out.map(\.hash), rows: out.map(\.row))
     }
 
     /// The rows one of whose names squashes to the squashed `words` (hash equality: callers score them).
-    func rows(named words: [String], in places: PlaceColumns) -> [Int] {
-        let table = table(places)
+    func rows(named words: [String]) -> [Int] {
         var bytes: [UInt8] = []
         for word in words { bytes += word.utf8 }
         guard !bytes.isEmpty else { return [] }
         let hash = Self.squashedHash(bytes)
-        var low = 0, high = table.count
+        var low = 0, high = hashes.count
         while low < high {
             let mid = (low + high) / 2
-            if table[mid].hash < hash { low = mid + 1 } else { high = mid }
+            if hashes[mid] < hash { low = mid + 1 } else { high = mid }
         }
         var out: [Int] = []
-        while low < table.count, table[low].hash == hash {
-            if out.last != Int(table[low].row) { out.append(Int(table[low].row)) }
+        while low < hashes.count, hashes[low] == hash {
+            if out.last != Int(rows[low]) { out.append(Int(rows[low])) }
             low += 1
         }
         return out

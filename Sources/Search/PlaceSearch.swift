@@ -31,7 +31,6 @@ public final class PlaceSearch: Sendable {
         kindWords = Set((meta["kind_words"] ?? "").split(separator: " ").map(String.init))
         // (A dataset imported before phrases were stored: each kind word is a phrase, as then.)
         kindPhrases = KindPhrases(meta["kind_phrases"].map { $0.split(separator: "|").map(String.init) } ?? kindWords.sorted())
-        typos = LazyTypoVocabulary(databasePath: databasePath)
         index = try SearchIndex.load(from: database)
         let mapping = try AdminMapping(database: database)
         geocoder = ReverseGeocoder(index: index, mapping: mapping)
@@ -48,11 +47,6 @@ public final class PlaceSearch: Sendable {
     private let kindWords: Set<String>
     /// The kind phrases ("ca phe", "nha thuoc"): only words that are whole phrases make a category query.
     private let kindPhrases: KindPhrases
-    private let typos: LazyTypoVocabulary
-    /// Rows by their squashed names (built on first use).
-    private let exactNames = ExactNames()
-    /// Rows by how their names begin (built on first use).
-    private let nameStarts = NameStarts()
     /// A typed start held by more names than this is left to the word stages.
     static let nameStartLimit = 4_000
     /// How many of the names beginning with the typed text join the candidates (the nearest).
@@ -136,7 +130,7 @@ public final class PlaceSearch: Sendable {
     /// holding the same short words (see ``NameStarts``).
     private func namesBeginning(_ query: AutocompleteQuery, filter: PlaceFilter) -> [Int] {
         guard query.text.unicodeScalars.filter({ $0.properties.isAlphabetic || $0.properties.numericType != nil }).count >= 3,
-              let rows = nameStarts.rows(beginning: query.text, limit: Self.nameStartLimit, in: index.places) else { return [] }
+              let rows = index.nameStarts.rows(beginning: query.text, limit: Self.nameStartLimit) else { return [] }
         let places = index.places
         let kept = rows.filter { filter.accepts($0, in: places) }
         guard kept.count > Self.nameStartCandidates else { return kept }
@@ -154,7 +148,7 @@ public final class PlaceSearch: Sendable {
             let isLast = index == literal.words.count - 1
             // A short last word is still being typed — unless no word begins with it ("cho van kipe").
             if isLast && word.count < 5 && self.index.terms.postingCount(self.index.terms.match(Array(word.utf8), prefix: true, in: [.name, .address, .kind])) > 0 { continue }
-            for correction in try typos.vocabulary().corrections(of: word, limit: word.count >= 5 ? 4 : 3) {
+            for correction in self.index.typos.corrections(of: word, limit: word.count >= 5 ? 4 : 3) {
                 var copy = literal
                 copy.words[index] = correction
                 copy.understood = true
@@ -189,7 +183,7 @@ public final class PlaceSearch: Sendable {
         // (Not admin units: the unit readings and their importance find them, and their names
         // without "Quận"/"Huyện" would make "Quận Ba" the district Quản Bạ.)
         let admin = UInt8(PlaceKind.admin.rawValue)
-        var rows = exactNames.rows(named: words, in: places).filter {
+        var rows = index.exactNames.rows(named: words).filter {
             places.kind[$0] != admin && squashedName(of: $0, equals: wanted) && filter.accepts($0, in: places)
         }
         if let focus, rows.count > limit {

@@ -18,6 +18,11 @@ public final class SearchIndex: Sendable {
     let cellKeys: [Int32]
     let cellStart: [UInt32]
     let cellRows: [UInt32]
+    /// Rows by their squashed names, and by how their names begin: derived from `places` at import.
+    let exactNames: ExactNames
+    let nameStarts: NameStarts
+    /// The names' words, for correcting one typing error: from the FTS5 vocabulary at import.
+    let typos: TypoVocabulary
 
     /// Size of the grid cells, in degrees (≈ 5.5 km).
     public static let cellDegrees = 0.05
@@ -40,12 +45,16 @@ public final class SearchIndex: Sendable {
         return out.sorted()
     }
 
-    init(places: PlaceColumns, terms: TermIndex, cellKeys: [Int32], cellStart: [UInt32], cellRows: [UInt32]) {
+    init(places: PlaceColumns, terms: TermIndex, cellKeys: [Int32], cellStart: [UInt32], cellRows: [UInt32], typos: TypoVocabulary,
+         exactNames: ExactNames? = nil, nameStarts: NameStarts? = nil) {
+        self.typos = typos
         (self.places, self.terms, self.cellKeys, self.cellStart, self.cellRows) = (places, terms, cellKeys, cellStart, cellRows)
+        self.exactNames = exactNames ?? ExactNames.build(places)
+        self.nameStarts = nameStarts ?? NameStarts.build(places)
     }
 
     /// An index whose cell lists are made from the places' cells.
-    convenience init(places: PlaceColumns, terms: TermIndex) {
+    convenience init(places: PlaceColumns, terms: TermIndex, typos: TypoVocabulary) {
         var pairs = (0..<places.count).map { (cell: places.cell[$0], row: UInt32($0)) }
         pairs.sort { ($0.cell, $0.row) < ($1.cell, $1.row) }
         var keys: [Int32] = [], starts: [UInt32] = [], rows: [UInt32] = []
@@ -58,7 +67,7 @@ public final class SearchIndex: Sendable {
             rows.append(pair.row)
         }
         starts.append(UInt32(pairs.count))
-        self.init(places: places, terms: terms, cellKeys: keys, cellStart: starts, cellRows: rows)
+        self.init(places: places, terms: terms, cellKeys: keys, cellStart: starts, cellRows: rows, typos: typos)
     }
 
     /// Number of places.
@@ -68,7 +77,7 @@ public final class SearchIndex: Sendable {
 
     static let magic = "VMSX"
     /// Bump when the layout below or the meaning of a column changes.
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
 
     /// The index as one blob (`ArrayBlobWriter`).
     public func serialized() -> [UInt8] {
@@ -84,6 +93,14 @@ public final class SearchIndex: Sendable {
             writer.append(Array(terms.postingStart(column))); writer.append(Array(terms.rowStart(column)))
         }
         writer.append(cellKeys); writer.append(cellStart); writer.append(cellRows)
+        writer.append(exactNames.hashes); writer.append(exactNames.rows)
+        for table in [nameStarts.accented, nameStarts.folded] {
+            writer.append(table.arena); writer.append(table.row); writer.append(table.start); writer.append(table.end); writer.append(table.order)
+        }
+        var wordEnds: [UInt32] = [], wordBytes: [UInt8] = []
+        for word in typos.words { wordBytes += word.utf8; wordEnds.append(UInt32(wordBytes.count)) }
+        writer.append(wordBytes); writer.append(wordEnds); writer.append(typos.frequency)
+        writer.append(typos.deletionHashes); writer.append(typos.deletionWords)
         return writer.bytes
     }
 
@@ -107,6 +124,13 @@ public final class SearchIndex: Sendable {
             postingStart.append(try r.array()); rowStart.append(try r.array())
         }
         let cellKeys: [Int32] = try r.array(), cellStart: [UInt32] = try r.array(), cellRows: [UInt32] = try r.array()
+        let exactHashes: [UInt64] = try r.array(), exactRows: [Int32] = try r.array()
+        var starts: [NameStarts.Table] = []
+        for _ in 0..<2 {
+            starts.append(NameStarts.Table(arena: try r.array(), row: try r.array(), start: try r.array(), end: try r.array(), order: try r.array()))
+        }
+        let wordBytes: [UInt8] = try r.array(), wordEnds: [UInt32] = try r.array(), frequency: [Int32] = try r.array()
+        let deletionHashes: [UInt64] = try r.array(), deletionWords: [Int32] = try r.array()
         let n = kind.count
         func fail(_ what: String) -> ArrayBlobReader.Malformed { ArrayBlobReader.Malformed(reason: "search index: " + what) }
         guard r.isAtEnd else { throw fail("trailing bytes") }
@@ -132,12 +156,29 @@ public final class SearchIndex: Sendable {
         guard cellStart.count == cellKeys.count + 1, cellStart.first == 0, Int(cellStart.last!) == cellRows.count,
               zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }), zip(cellKeys, cellKeys.dropFirst()).allSatisfy({ $0 < $1 }),
               cellRows.allSatisfy({ Int($0) < n }) else { throw fail("cells disagree") }
+        guard exactHashes.count == exactRows.count, exactRows.allSatisfy({ $0 >= 0 && Int($0) < n }),
+              zip(exactHashes, exactHashes.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail("exact names disagree") }
+        guard starts.allSatisfy({ $0.isConsistent(rows: n) }) else { throw fail("name starts disagree") }
+        guard zip(wordEnds, wordEnds.dropFirst()).allSatisfy({ $0 <= $1 }), wordEnds.last.map({ Int($0) == wordBytes.count }) ?? wordBytes.isEmpty
+        else { throw fail("typo vocabulary disagrees") }
+        var words: [String] = []
+        words.reserveCapacity(wordEnds.count)
+        wordBytes.withUnsafeBufferPointer { bytes in
+            var from = 0
+            for end in wordEnds {
+                words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<Int(end)]), as: UTF8.self))
+                from = Int(end)
+            }
+        }
+        let typos = TypoVocabulary(words: words, frequency: frequency, deletionHashes: deletionHashes, deletionWords: deletionWords)
+        guard typos.isConsistent else { throw fail("typo vocabulary disagrees") }
         return SearchIndex(places: PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
                                        codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
                                        arena: arena, byKey: byKey),
                   terms: TermIndex(vocabulary: vocabulary, termStart: termStart, postingStart: postingStart, postings: postings,
                                    rowStart: rowStart, rowTerms: rowTerms),
-                  cellKeys: cellKeys, cellStart: cellStart, cellRows: cellRows)
+                  cellKeys: cellKeys, cellStart: cellStart, cellRows: cellRows, typos: typos,
+                  exactNames: ExactNames(hashes: exactHashes, rows: exactRows), nameStarts: NameStarts(accented: starts[0], folded: starts[1]))
     }
 
     /// Builds the index from a dataset's `place` table and FTS5 tables (place ids must be 1…n).
@@ -220,7 +261,7 @@ public final class SearchIndex: Sendable {
             }
         }
         try database.execute("DROP TABLE IF EXISTS temp.place_words; DROP TABLE IF EXISTS temp.place_name_words;")
-        return SearchIndex(places: places, terms: TermIndex(triples: triples, rows: kind.count))
+        return SearchIndex(places: places, terms: TermIndex(triples: triples, rows: kind.count), typos: try TypoVocabulary(database: database))
     }
 
     /// The stored index of a dataset (`search_index`), or one built from its tables when it has none.

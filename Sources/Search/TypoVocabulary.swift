@@ -1,43 +1,42 @@
 import Foundation
 import SQLiteStore
 
-/// The ``TypoVocabulary``, built by the first query that needs it (a query that matches no name
-/// as typed), under a lock: start-up does not pay for it — on a busy 2-core machine a background
-/// build slowed start-up by half — and answers never depend on timing. That first query costs
-/// about 0.1 s more.
-final class LazyTypoVocabulary: @unchecked Sendable {
-    // @unchecked: `built` is only touched under `lock`.
-    private let lock = NSLock()
-    private let databasePath: String
-    private var built: TypoVocabulary?
-
-    init(databasePath: String) { self.databasePath = databasePath }
-
-    /// The vocabulary; throws (and is tried again by the next query) when the dataset cannot be read.
-    func vocabulary() throws -> TypoVocabulary {
-        lock.lock()
-        defer { lock.unlock() }
-        if let built { return built }
-        let vocabulary = try TypoVocabulary(database: Database(path: databasePath, mode: .readOnly))
-        built = vocabulary
-        return vocabulary
-    }
-}
-
 /// The folded words of every name, for correcting one typing error ("thnah" → "thanh",
 /// "bitexxo" → "bitexco", "vie" → "vien"): one substitution, omission, insertion or
 /// transposition. Built once at start from the name index's vocabulary; looked up through
 /// single-deletion keys (a word and a typo one edit apart share a key), so a look-up costs a
 /// few hash probes. Only used when the query as typed matches no name fully.
+///
+/// Built at import with ``SearchIndex`` and stored in its blob (the hashes are FNV-1a, the same
+/// in every process), so no query pays for building it.
 struct TypoVocabulary: Sendable {
-    /// Word → number of names holding it.
-    private let frequency: [String: Int]
-    /// The words, indexed by `deletions`.
-    private let words: [String]
+    /// The words, sorted, and how many names hold each.
+    let words: [String]
+    let frequency: [Int32]
     /// (hash of a word with one letter deleted, or of the word itself; index into `words`),
-    /// sorted: hashes, not strings, and one flat array keep it small (a map of arrays was 2 MB);
+    /// sorted: hashes, not strings, and flat arrays keep it small (a map of arrays was 2 MB);
     /// candidates are verified with ``isOneEdit(_:_:)``.
-    private let deletions: [(hash: Int, word: Int32)]
+    let deletionHashes: [UInt64]
+    let deletionWords: [Int32]
+
+    init(words: [String], frequency: [Int32], deletionHashes: [UInt64], deletionWords: [Int32]) {
+        (self.words, self.frequency, self.deletionHashes, self.deletionWords) = (words, frequency, deletionHashes, deletionWords)
+    }
+
+    /// Whether the arrays agree (a damaged blob never traps).
+    var isConsistent: Bool {
+        words.count == frequency.count && deletionHashes.count == deletionWords.count
+            && deletionWords.allSatisfy { $0 >= 0 && Int($0) < words.count }
+            && zip(deletionHashes, deletionHashes.dropFirst()).allSatisfy { $0 <= $1 }
+            && zip(words, words.dropFirst()).allSatisfy { $0 < $1 }
+    }
+
+    /// FNV-1a of the key's UTF-8.
+    static func stableHash(_ key: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
 
     /// Words shorter than this are not corrected into.
     static let minimumWordLength = 4
@@ -53,14 +52,23 @@ struct TypoVocabulary: Sendable {
             frequency[term] = statement.int(1)
         }
         let words = frequency.keys.sorted()
-        var deletions: [(hash: Int, word: Int32)] = []
+        var deletions: [(hash: UInt64, word: Int32)] = []
         for (index, word) in words.enumerated() {
-            for key in Self.deletionKeys(word) { deletions.append((key.hashValue, Int32(index))) }
+            for key in Self.deletionKeys(word) { deletions.append((Self.stableHash(key), Int32(index))) }
         }
         deletions.sort { ($0.hash, $0.word) < ($1.hash, $1.word) }
-        self.frequency = frequency
-        self.words = words
-        self.deletions = deletions
+        self.init(words: words, frequency: words.map { Int32(clamping: frequency[$0] ?? 0) },
+                  deletionHashes: deletions.map(\.hash), deletionWords: deletions.map(\.word))
+    }
+
+    /// The index of `word` in `words`, if it is one.
+    private func index(of word: String) -> Int? {
+        var low = 0, high = words.count
+        while low < high {
+            let mid = (low + high) / 2
+            if words[mid] < word { low = mid + 1 } else { high = mid }
+        }
+        return low < words.count && words[low] == word ? low : nil
     }
 
     /// The word and its single-letter deletions.
@@ -77,23 +85,24 @@ struct TypoVocabulary: Sendable {
 
     /// Known words exactly one edit from `word` (most frequent first), at most `limit`.
     func corrections(of word: String, limit: Int) -> [String] {
-        var found = Set<String>()
+        var found = Set<Int>()
         for key in Self.deletionKeys(word) {
-            let hash = key.hashValue
-            var low = 0, high = deletions.count
+            let hash = Self.stableHash(key)
+            var low = 0, high = deletionHashes.count
             while low < high {
                 let mid = (low + high) / 2
-                if deletions[mid].hash < hash { low = mid + 1 } else { high = mid }
+                if deletionHashes[mid] < hash { low = mid + 1 } else { high = mid }
             }
-            for entry in deletions[low...].prefix(while: { $0.hash == hash }) {
-                let candidate = words[Int(entry.word)]
-                if candidate != word && Self.isOneEdit(word, candidate) { found.insert(candidate) }
+            while low < deletionHashes.count, deletionHashes[low] == hash {
+                let candidate = Int(deletionWords[low])
+                if words[candidate] != word && Self.isOneEdit(word, words[candidate]) { found.insert(candidate) }
+                low += 1
             }
         }
-        return found.sorted { (frequency[$0] ?? 0, $1) > (frequency[$1] ?? 0, $0) }.prefix(limit).map { $0 }
+        return found.sorted { (frequency[$0], words[$1]) > (frequency[$1], words[$0]) }.prefix(limit).map { words[$0] }
     }
 
-    func contains(_ word: String) -> Bool { frequency[word] != nil }
+    func contains(_ word: String) -> Bool { index(of: word) != nil }
 
     /// Optimal-string-alignment distance is exactly 1.
     static func isOneEdit(_ a: String, _ b: String) -> Bool {

@@ -184,7 +184,12 @@ public final class VietMapService: Sendable {
 
     /// One line: `vietmap-sim: 500 GET /api/place/v4: <cause>` (the query is left out: it holds the key).
     private func logFailure(_ error: APIError, request: HTTPRequest) {
+        errorLog(Self.failureLine(error, method: request.method, path: request.path))
+    }
+
+    /// The line ``logFailure`` writes: status, method, path (never the query), code and cause, on one line.
+    static func failureLine(_ error: APIError, method: String, path: String) -> String {
         let cause = (error.cause ?? error.message).split(whereSeparator: \.isNewline).joined(separator: " ")
-        errorLog("vietmap-sim: \(error.status) \(request.method.prefix(20)) \(request.path.prefix(200)): \(error.code): \(cause.prefix(500))")
+        return "vietmap-sim: \(error.status) \(method.prefix(20)) \(path.prefix(200)): \(error.code): \(cause.prefix(500))"
     }
 }

@@ -13,12 +13,20 @@ import XCTest
 /// accepts is searched through ``PlaceSearch``.
 final class SearchIndexDamageTests: XCTestCase {
     /// Element sizes of the blob's arrays, in ``SearchIndex/serialized()``'s order.
-    private static let elementSizes: [(name: String, size: Int)] = [
-        ("kind", 1), ("scheme", 1), ("adminLevel", 1), ("lat", 8), ("lng", 8), ("importance", 8), ("codes", 4), ("cell", 4),
-        ("textStart", 4), ("addressGroup", 4), ("groupStart", 4), ("arena", 1), ("byKey", 4), ("vocabulary", 1), ("termStart", 4),
-        ("postings", 4), ("rowTerms", 4),
-    ] + (0..<TermIndex.columnCount).flatMap { [("postingStart\($0)", 4), ("rowStart\($0)", 4)] }
-        + [("cellKeys", 4), ("cellStart", 4), ("cellRows", 4)]
+    private static let elementSizes: [(name: String, size: Int)] = {
+        var sizes: [(name: String, size: Int)] = [
+            ("kind", 1), ("scheme", 1), ("adminLevel", 1), ("lat", 8), ("lng", 8), ("importance", 8), ("codes", 4), ("cell", 4),
+            ("textStart", 4), ("addressGroup", 4), ("groupStart", 4), ("arena", 1), ("byKey", 4), ("vocabulary", 1), ("termStart", 4),
+            ("postings", 4), ("rowTerms", 4),
+        ]
+        for c in 0..<TermIndex.columnCount { sizes += [("postingStart\(c)", 4), ("rowStart\(c)", 4)] }
+        sizes += [("cellKeys", 4), ("cellStart", 4), ("cellRows", 4), ("exactHashes", 8), ("exactRows", 4)]
+        for table in ["accented", "folded"] {
+            sizes += [(table + "Arena", 1), (table + "Row", 4), (table + "Start", 4), (table + "End", 4), (table + "Order", 4)]
+        }
+        sizes += [("typoWordBytes", 1), ("typoWordEnds", 4), ("typoFrequency", 4), ("typoDeletionHashes", 8), ("typoDeletionWords", 4)]
+        return sizes
+    }()
 
     /// Where each array's elements lie in the blob.
     private static func arrays(of blob: [UInt8]) -> [(name: String, size: Int, range: Range<Int>)] {
@@ -96,6 +104,10 @@ final class SearchIndexDamageTests: XCTestCase {
         for row in stride(from: 0, to: places.count, by: 97) { _ = places.row(key: places.text(row, .key)) }
         for cell in index.cellKeys { _ = index.firstRows(allOf: [.cells([cell])], limit: 1_000, accept: accept) }
         let cells = RowCondition.cells(SearchIndex.cells(around: hoanKiem))
+        // The tables derived at import: names by their start, exact names, typo corrections.
+        for text in ["Nhà", "nha t", "cà ph", "ho", "1"] { _ = index.nameStarts.rows(beginning: text, limit: 4_000) }
+        for words in [["ha", "noi"], ["hoan", "kiem"], ["pho"]] { _ = index.exactNames.rows(named: words) }
+        for word in ["hanoi", "kiem", "phoo", "thnah"] { _ = index.typos.corrections(of: word, limit: 4); _ = index.typos.contains(word) }
         for first in "abhnt1" {
             let match = index.terms.match(Array(String(first).utf8), prefix: true, in: [.name, .address, .kind])
             let exact = index.terms.match(Array(String(first).utf8), prefix: false, in: [.name])
