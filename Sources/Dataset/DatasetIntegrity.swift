@@ -28,6 +28,8 @@ public enum DatasetIntegrity {
         case intact
         /// The file carries no seal (built before sealing existed) but SQLite's quick check passed.
         case unsealedButConsistent
+        /// The file is sealed; its whole-file checksum is yet to be compared (a large file).
+        case sealedCheckDeferred
     }
 
     /// Writes the seal into a finished dataset file that nothing has open.
@@ -42,6 +44,27 @@ public enum DatasetIntegrity {
         guard writeBigEndian(crc, fd: fd, offset: checksumOffset) else {
             throw failure(path, "cannot seal the new dataset: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Files larger than this have their whole-file CRC checked after start, in the background
+    /// (``verify(path:deferringAbove:)``): reading 2 GB takes seconds, start-up should not.
+    public static let defaultDeferredCheckBytes = 256 << 20
+
+    /// ``verify(path:)`` for a file of at most `limit` bytes; a larger sealed file only has its
+    /// header read (`.sealedCheckDeferred`): the caller runs ``verify(path:)`` in the background.
+    public static func verify(path: String, deferringAbove limit: Int) throws -> Outcome {
+        var status = stat()
+        guard stat(path, &status) == 0, Int(status.st_size) > limit else { return try verify(path: path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: headerSize)
+        let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerSize, 0) }
+        guard got == headerSize, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw DatasetError(.damaged, file: path, "not a SQLite dataset (the file header is missing or damaged)")
+        }
+        guard bigEndian(header, at: magicOffset) == sealMagic else { return try quickCheck(path: path) }
+        return .sealedCheckDeferred
     }
 
     /// Checks the dataset at `path` and throws a ``DatasetError`` (`.damaged`) that names the file

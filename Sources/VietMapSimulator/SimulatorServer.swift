@@ -68,6 +68,13 @@ public final class SimulatorServer: @unchecked Sendable {
         /// What answers the three endpoints behind the scenario engine; nil = the simulator's own
         /// service. `serve --upstream/--replay` put a `Capture` proxy or replay here.
         package var endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)?
+        /// A `databasePath` larger than this is served once its header, seal and metadata are
+        /// checked; its whole-file checksum is compared in the background, and a mismatch goes to
+        /// `datasetDamaged` (a smaller file is checked whole before start, as always).
+        public var deferredCheckBytes = DatasetIntegrity.defaultDeferredCheckBytes
+        /// Receives the one-line reason when the background check finds the served dataset
+        /// damaged. Default: the line on stderr (`serve` then exits).
+        public var datasetDamaged: @Sendable (String) -> Void = { DatasetCache.standardError("vietmap-sim: \($0)") }
 
         /// - Parameters: every one as the property of the same name.
         public init(host: String = "127.0.0.1", port: UInt16 = 0,
@@ -139,6 +146,13 @@ public final class SimulatorServer: @unchecked Sendable {
     /// use with progress lines on stderr. Every refusal is a one-line `StartError`. `serve` and
     /// `drive` open their data this way.
     public static func datasetPath(_ databasePath: String?, cacheDirectory: URL?) throws -> String {
+        try datasetPath(databasePath, cacheDirectory: cacheDirectory, deferringChecksumAbove: .max).path
+    }
+
+    /// ``datasetPath(_:cacheDirectory:)``, a file larger than `limit` bytes checked by its header
+    /// and seal only (`deferred`: its checksum is for the caller to compare in the background).
+    static func datasetPath(_ databasePath: String?, cacheDirectory: URL?,
+                            deferringChecksumAbove limit: Int) throws -> (path: String, deferred: Bool) {
         if let path = databasePath {
             if let problem = InputFile.problem(atPath: path), problem != "no such file" {
                 throw StartError("\(path): \(problem); give a dataset file (`vietmap-sim import --out FILE`)")
@@ -150,7 +164,8 @@ public final class SimulatorServer: @unchecked Sendable {
             do {
                 // A finished import is sealed (a recorded checksum) and has its `meta`; a file
                 // without them is the temporary file of an interrupted import, or no dataset.
-                guard try DatasetIntegrity.verify(path: path) == .intact else {
+                let outcome = try DatasetIntegrity.verify(path: path, deferringAbove: limit)
+                guard outcome == .intact || outcome == .sealedCheckDeferred else {
                     if (try? DatasetInfo.read(path: path)) == nil {
                         throw StartError("\(path): a SQLite file, but not a vietmap-sim dataset (no seal, no `meta` table); give a file written by `vietmap-sim import --out FILE INPUT…`, or leave out --db to serve the default dataset")
                     }
@@ -161,20 +176,22 @@ public final class SimulatorServer: @unchecked Sendable {
                     throw StartError("\(path): the file has no dataset metadata (meta.schema_version); \(reimport)")
                 }
                 _ = try DatasetInfo.validate(path: path)
+                return (path, outcome == .sealedCheckDeferred)
             } catch let error as DatasetError where error.code == .damaged || error.code == .database {
                 throw StartError("\(path): \(error.message); \(reimport)")
             }
-            return path
         } else {
-            return try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
-                                                  cacheDirectory: cacheDirectory,
-                                                  progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path
+            return (try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
+                                                   cacheDirectory: cacheDirectory,
+                                                   progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path, false)
         }
     }
 
     private init(_ configuration: Configuration) throws {
         self.configuration = configuration
-        databasePath = try Self.datasetPath(configuration.databasePath, cacheDirectory: configuration.datasetCacheDirectory)
+        let dataset = try Self.datasetPath(configuration.databasePath, cacheDirectory: configuration.datasetCacheDirectory,
+                                           deferringChecksumAbove: configuration.deferredCheckBytes)
+        databasePath = dataset.path
         service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
                                      maxRoutePoints: configuration.maxRoutePoints,
                                      maxSnapDistanceMeters: configuration.maxSnapDistanceMeters)
@@ -240,6 +257,20 @@ public final class SimulatorServer: @unchecked Sendable {
             throw error
         }
         port = server.port
+        if dataset.deferred {
+            // The whole file's CRC, at low priority while it serves: damage that the header,
+            // seal, metadata and SQLite's own page checks let through is still reported.
+            let (path, damaged) = (dataset.path, configuration.datasetDamaged)
+            DispatchQueue.global(qos: .background).async {
+                do {
+                    try DatasetIntegrity.verify(path: path)
+                } catch let error as DatasetError {
+                    damaged("\(path): \(error.message) (found by the background check after start); re-import it")
+                } catch {
+                    damaged("\(path): \(error) (found by the background check after start); re-import it")
+                }
+            }
+        }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         baseURL = URL(string: "\(configuration.http.tls == nil ? "http" : "https")://\(host):\(server.port)")!
     }

@@ -80,6 +80,14 @@ enum ServeCommand {
         var simulator = SimulatorServer.Configuration(http: configuration, databasePath: options.value("db"), apiKeys: keys,
                                                       maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
         scenarios.apply(to: &simulator)
+        // A large dataset's checksum is compared after start; damage found then stops the server.
+        if let bytes = ProcessInfo.processInfo.environment["VIETMAP_SIM_DEFERRED_CHECK_BYTES"].flatMap(Int.init), bytes >= 0 {
+            simulator.deferredCheckBytes = bytes
+        }
+        simulator.datasetDamaged = { line in
+            FileHandle.standardError.write(Data("vietmap-sim: \(line)\n".utf8))
+            exit(1)
+        }
         if capture.answersEndpoints {
             simulator.endpoints = { service in
                 let (handler, note) = try capture.handler(service: service, apiKeys: Set(keys))

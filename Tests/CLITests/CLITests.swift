@@ -76,6 +76,28 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(outcome.stdout.contains("listening"))
     }
 
+    func testALargeDatasetIsServedAtOnceAndItsDamageFoundInTheBackground() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-deferred-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("big.sqlite")
+        try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
+        // A byte in the last page: SQLite's reads at start never touch it, only the checksum does.
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        try handle.seek(toOffset: UInt64(size - 100))
+        let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: UInt64(size - 100))
+        try handle.write(contentsOf: Data([old ^ 0x5A]))
+        try handle.close()
+        // "Large" is every file here: the checksum is compared after start.
+        let outcome = try run(["serve", "--port", "0", "--db", copy.path], environment: ["VIETMAP_SIM_DEFERRED_CHECK_BYTES": "0"])
+        XCTAssertTrue(outcome.stdout.contains("listening"), "served before the check: \(outcome.stdout)")
+        XCTAssertEqual(outcome.status, 1)
+        let last = String(outcome.stderr.split(separator: "\n").last ?? "")
+        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("background check"), last)
+    }
+
     func testScenariosFromCaptureWritesAValidScenario() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
