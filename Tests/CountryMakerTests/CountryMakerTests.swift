@@ -3,6 +3,7 @@ import DefaultData
 import Foundation
 import OSMReader
 import Routing
+import SimTesting
 import XCTest
 @testable import CountryMaker
 
@@ -85,7 +86,8 @@ final class CountryMakerTests: XCTestCase {
         XCTAssertEqual(report.copies[0].dLng, 0)
         XCTAssertGreaterThanOrEqual(report.stitchRoads, 1)
         XCTAssertGreaterThan(report.stitchKm, 1000, "HCMC to Hanoi")
-        XCTAssertEqual(collector.nodes.count, 2 * city.nodeIDs.count + report.stitchNodes)
+        XCTAssertEqual(report.addedAddresses, CountryMaker.defaultExtraAddresses, accuracy: 1, "added to the second copy only")
+        XCTAssertEqual(collector.nodes.count, 2 * city.nodeIDs.count + report.addedAddresses + report.stitchNodes)
         XCTAssertEqual(collector.ways.count, 2 * city.ways.count + report.stitchRoads)
         XCTAssertEqual(collector.relationIDs.count, 2 * city.relations.count)
         XCTAssertEqual([report.nodes, report.ways, report.relations],
@@ -102,7 +104,7 @@ final class CountryMakerTests: XCTestCase {
         }
         let bounds = try XCTUnwrap(collector.bounds)
         XCTAssertLessThanOrEqual(bounds.minLat, collector.nodes.values.map(\.0).min()!)
-        XCTAssertGreaterThanOrEqual(bounds.maxLng, collector.nodes.values.map(\.1).max()!)
+        XCTAssertGreaterThanOrEqual(bounds.maxLon, collector.nodes.values.map(\.1).max()!)
 
         // The second copy is the first, translated: same geometry, Hanoi's latitude.
         let copy = report.copies[1]
@@ -123,7 +125,10 @@ final class CountryMakerTests: XCTestCase {
     func testTheImportedScaleTwoRoutesFromOneCopyToTheOther() throws {
         let (out, report) = try make()
         let db = folder.appendingPathComponent("country.sqlite")
-        let build = try DatasetBuilder().build(inputs: [out] + DefaultData.adminFiles, output: db)
+        // The 2025 units and their centroids address the places; the old scheme is not needed here.
+        let units = DefaultData.adminFiles.filter { ["units_2025.json", "units_2025_centroids_bbox.csv"].contains($0.lastPathComponent) }
+        XCTAssertEqual(units.count, 2)
+        let build = try DatasetBuilder().build(inputs: [out] + units, output: db)
         XCTAssertGreaterThan(build.roadNodes, 2 * 5000)
         let graph = try XCTUnwrap(try RoadGraphStore.load(databasePath: db.path))
         // Nhà thờ Đức Bà in copy 1, and the same corner of copy 2 (in Hanoi).
@@ -156,5 +161,36 @@ final class CountryMakerTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("cannot write \(unwritable.path)"), "\(error)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    func testTheCommandLineRefusesBadInputWithOneLine() throws {
+        guard let binary = CLIRunner.executable(besideBundleOf: CountryMakerTests.self) else {
+            throw XCTSkip("vietmap-sim is not built")
+        }
+        let notAFolder = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: notAFolder)
+        let out = folder.appendingPathComponent("c.osm.pbf").path
+        let cases: [([String], Int32)] = [
+            (["make-country", "--scale", "0", "--out", out], 2),
+            (["make-country", "--scale", "513", "--out", out], 2),
+            (["make-country", "--scale", "x", "--out", out], 2),
+            (["make-country", "--out", out], 2),
+            (["make-country", "--scale", "2"], 2),
+            (["make-country", "--scale", "2", "--seed", "-1", "--out", out], 2),
+            (["make-country", "--scale", "2", "--out", notAFolder.path + "/c.osm.pbf"], 1),
+            (["make-country", "--scale", "2", "--out", folder.path], 1),
+            (["make-country", "--scale", "2", "--out", out, "--from", folder.appendingPathComponent("none.pbf").path], 1),
+            (["make-country", "--scale", "2", "--out", out, "--from", notAFolder.path], 1),
+        ]
+        for (arguments, status) in cases {
+            let outcome = try CLIRunner.run(binary, arguments)
+            XCTAssertEqual(outcome.status, status, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: "), outcome.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["file"])
+        let help = try CLIRunner.run(binary, ["make-country", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--scale") && help.stdout.contains("ODbL"))
     }
 }
