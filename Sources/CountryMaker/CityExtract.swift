@@ -168,4 +168,12 @@ struct CityExtract {
                               tags: place ? node.tags : nil))
         }
     }
+
+    /// About `count` place nodes (POIs, addresses), evenly spread over the id order.
+    func placeSample(_ count: Int) -> [(latE7: Int64, lonE7: Int64)] {
+        let places = nodeTagIndex.indices.filter { nodeTagIndex[$0] >= 0 }
+        guard !places.isEmpty else { return [] }
+        let step = max(1, places.count / max(1, count))
+        return Swift.stride(from: 0, to: places.count, by: step).map { (latE7[places[$0]], lonE7[places[$0]]) }
+    }
 }

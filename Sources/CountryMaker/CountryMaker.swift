@@ -10,8 +10,9 @@ import PBFWriter
 public enum CountryMaker {
     public static let defaultSeed: UInt64 = 21
     public static let maxScale = 512
-    /// With HCMC's ~25k places per copy, 8,000 more address points take 64 copies past 2 M places.
-    public static let defaultExtraAddresses = 8000
+    /// HCMC gives ~24.4k places per copy, and at 64 copies ~7 copies' worth fall at sea or abroad (no
+    /// ward): 15,000 more address points per copy take 64 copies past 2 M places (≈ 2.2 M).
+    public static let defaultExtraAddresses = 15_000
 
     public struct Options: Sendable {
         public var scale: Int
@@ -45,6 +46,9 @@ public enum CountryMaker {
         /// Node ids of this copy are `firstNodeID ..< firstNodeID + cityNodes`; ways likewise.
         public var firstNodeID: Int64
         public var firstWayID: Int64
+        /// Share of a sample of the city's places that fall outside every ward bbox here (the
+        /// import drops those): 0 on land, up to 1 at sea.
+        public var outsideWards: Double
     }
 
     public struct Report: Sendable, CustomStringConvertible {
@@ -88,7 +92,8 @@ public enum CountryMaker {
         guard !city.nodeIDs.isEmpty, !city.ways.isEmpty else {
             throw CountryMakerError("\(options.input.path) has no roads or places to copy")
         }
-        let layout = CountryLayout(city: city.bounds, scale: options.scale, provinces: provinces, seed: options.seed)
+        let layout = CountryLayout(city: city.bounds, places: city.placeSample(400), scale: options.scale, provinces: provinces,
+                                   seed: options.seed)
         let stitch = StitchRoads(city: city, layout: layout, seed: options.seed)
         let addresses = SyntheticAddresses(city: city, target: options.extraAddresses)
 
@@ -101,7 +106,8 @@ public enum CountryMaker {
         report.copies = copies.enumerated().map { index, copy in
             Placement(provinceCode: provinces.provinces[copy.province].code, provinceName: provinces.provinces[copy.province].name,
                       dLat: Double(copy.dLatE7) / 1e7, dLng: Double(copy.dLonE7) / 1e7,
-                      firstNodeID: Int64(index) * nodeStride + 1, firstWayID: Int64(index) * wayStride + 1)
+                      firstNodeID: Int64(index) * nodeStride + 1, firstWayID: Int64(index) * wayStride + 1,
+                      outsideWards: layout.outsideShare[index])
         }
 
         // The header's bbox: every copy's, and the stitch roads lie between copies.

@@ -19,6 +19,9 @@ struct Provinces {
     /// Sorted by code.
     var provinces: [Province] = []
     var wardCentroids: [(lat: Double, lng: Double)] = []
+    /// Ward bounding boxes in buckets of 0.1°: what `isInWard` looks up.
+    private var wardBoxes: [(minLat: Double, minLng: Double, maxLat: Double, maxLng: Double)] = []
+    private var buckets: [Int64: [Int32]] = [:]
     /// The union of the provinces' bounding boxes (islands included).
     var minLat = 90.0, minLng = 180.0, maxLat = -90.0, maxLng = -180.0
 
@@ -55,6 +58,14 @@ struct Provinces {
                 }
             case "ward":
                 wardCentroids.append((la, ln))
+                let b = box.compactMap { Double(fields[$0]) }
+                if b.count == 4 {
+                    let index = Int32(wardBoxes.count)
+                    wardBoxes.append((b[1], b[0], b[3], b[2]))
+                    for row in Self.bucket(b[1]) ... Self.bucket(b[3]) {
+                        for column in Self.bucket(b[0]) ... Self.bucket(b[2]) { buckets[Self.key(row, column), default: []].append(index) }
+                    }
+                }
                 wardsOf[fields[provinceCode], default: []].append((la, ln))
             default:
                 continue
@@ -67,6 +78,19 @@ struct Provinces {
                                       anchorLat: lats[lats.count / 2], anchorLng: lngs[lngs.count / 2]))
         }
         guard !provinces.isEmpty else { throw CountryMakerError("\(url.path) has no province with wards") }
+    }
+
+    private static func bucket(_ degrees: Double) -> Int64 { Int64((degrees * 10).rounded(.down)) }
+    private static func key(_ row: Int64, _ column: Int64) -> Int64 { row * 100_000 + column }
+
+    /// Whether a point lies in some ward's bounding box — where the import finds a ward for a
+    /// place (outside every ward bbox, a place is dropped).
+    func isInWard(lat: Double, lng: Double) -> Bool {
+        guard let candidates = buckets[Self.key(Self.bucket(lat), Self.bucket(lng))] else { return false }
+        return candidates.contains { i in
+            let b = wardBoxes[Int(i)]
+            return lat >= b.minLat && lat <= b.maxLat && lng >= b.minLng && lng <= b.maxLng
+        }
     }
 
     static func shortName(_ name: String) -> String {

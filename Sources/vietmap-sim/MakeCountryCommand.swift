@@ -68,8 +68,9 @@ enum MakeCountryCommand {
         if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
         for (index, copy) in report.copies.enumerated() {
             let centre = (lat: report.cityCentre.lat + copy.dLat, lng: report.cityCentre.lng + copy.dLng)
-            print(String(format: "copy %d: %@ at %.4f,%.4f (%+.4f°, %+.4f°), node ids from %lld, way ids from %lld",
-                         index + 1, copy.provinceName, centre.lat, centre.lng, copy.dLat, copy.dLng, copy.firstNodeID, copy.firstWayID))
+            print(String(format: "copy %d: %@ at %.4f,%.4f (%+.4f°, %+.4f°), node ids from %lld, way ids from %lld; %.0f%% of places outside every ward",
+                         index + 1, copy.provinceName, centre.lat, centre.lng, copy.dLat, copy.dLng, copy.firstNodeID, copy.firstWayID,
+                         copy.outsideWards * 100))
         }
         print(String(format: "stitch roads: %d (%.0f km, %d vertices of their own)", report.stitchRoads, report.stitchKm, report.stitchNodes))
         print(String(format: "wrote %@: %d copies, %d nodes, %d ways, %d relations (%d added address points), %d bytes in %.1f s",
