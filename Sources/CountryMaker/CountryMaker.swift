@@ -72,7 +72,7 @@ public enum CountryMaker {
     }
 
     /// Writes `options.output` (through a temporary file renamed into place) and reports on it.
-    /// `progress` receives short status lines ("copy 3/8: nodes").
+    /// `progress` receives short status lines ("nodes: copy 3/8, 12 MiB").
     public static func make(_ options: Options, progress: (String) -> Void = { _ in }) throws(CountryMakerError) -> Report {
         let started = DispatchTime.now().uptimeNanoseconds
         guard (1 ... maxScale).contains(options.scale) else {
@@ -110,13 +110,15 @@ public enum CountryMaker {
                       outsideWards: layout.outsideShare[index])
         }
 
-        // The header's bbox: every copy's, and the stitch roads lie between copies.
+        // The header's bbox: every copy's (added house numbers lie up to 40 m off their street,
+        // hence a margin), and the stitch roads' vertices.
         var box = PBFBoundingBox(minLatE7: .max, minLonE7: .max, maxLatE7: .min, maxLonE7: .min)
+        let margin: Int64 = addresses.target > 0 ? 5000 : 0
         for copy in copies {
-            box.minLatE7 = min(box.minLatE7, city.bounds.minLatE7 + copy.dLatE7)
-            box.maxLatE7 = max(box.maxLatE7, city.bounds.maxLatE7 + copy.dLatE7)
-            box.minLonE7 = min(box.minLonE7, city.bounds.minLonE7 + copy.dLonE7)
-            box.maxLonE7 = max(box.maxLonE7, city.bounds.maxLonE7 + copy.dLonE7)
+            box.minLatE7 = min(box.minLatE7, city.bounds.minLatE7 + copy.dLatE7 - margin)
+            box.maxLatE7 = max(box.maxLatE7, city.bounds.maxLatE7 + copy.dLatE7 + margin)
+            box.minLonE7 = min(box.minLonE7, city.bounds.minLonE7 + copy.dLonE7 - margin)
+            box.maxLonE7 = max(box.maxLonE7, city.bounds.maxLonE7 + copy.dLonE7 + margin)
         }
         for road in stitch.roads {
             for v in road.vertices {

@@ -106,6 +106,8 @@ final class CountryMakerTests: XCTestCase {
         }
         let bounds = try XCTUnwrap(collector.bounds)
         XCTAssertLessThanOrEqual(bounds.minLat, collector.nodes.values.map(\.0).min()!)
+        XCTAssertGreaterThanOrEqual(bounds.maxLat, collector.nodes.values.map(\.0).max()!)
+        XCTAssertLessThanOrEqual(bounds.minLon, collector.nodes.values.map(\.1).min()!)
         XCTAssertGreaterThanOrEqual(bounds.maxLon, collector.nodes.values.map(\.1).max()!)
 
         // The second copy is the first, translated: same geometry, Hanoi's latitude.
