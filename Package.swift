@@ -16,6 +16,8 @@ import PackageDescription
 ///   ArrayBlob → Routing                 (road graph, A*, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
+///   CZlib → PBFWriter                   (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
+///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
@@ -61,6 +63,8 @@ let package = Package(
         .target(name: "Routing", dependencies: ["ArrayBlob"]),
         .target(name: "DriveTrace", dependencies: ["Routing"]),
         .target(name: "OSMReader", dependencies: ["CZlib"]),
+        .target(name: "PBFWriter", dependencies: ["CZlib"]),
+        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib"]),
         .executableTarget(name: "embed-resources", dependencies: ["CZlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
@@ -80,7 +84,7 @@ let package = Package(
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace"]),
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
 
@@ -94,6 +98,8 @@ let package = Package(
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "CountryMakerTests",
+                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing"]),

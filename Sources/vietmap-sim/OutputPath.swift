@@ -36,6 +36,7 @@ enum OutputPath {
         var existing = URL(fileURLWithPath: folder)
         var status = stat()
         while existing.path != "/" && stat(existing.path, &status) != 0 { existing.deleteLastPathComponent() }
+        if stat(existing.path, &status) != 0 { status = stat() }  // the loop ended at "/": its own status, not the last miss's
         guard status.st_mode & S_IFMT == S_IFDIR else {
             throw CLIError("\(option) \(path): cannot create the folder \(folder): \(existing.path) is not a folder")
         }

@@ -9,6 +9,7 @@ enum Usage {
           vietmap-sim scenarios validate|list  check or list fault-injection scenario files
           vietmap-sim contract --target URL|live run the contract suite (Contracts/) against a target
           vietmap-sim drive --from LAT,LNG --to LAT,LNG  write a route's GPS trace (GPX/NMEA/KML) to replay
+          vietmap-sim make-country --scale N --out FILE.osm.pbf  a country-sized OSM extract from a city (for import)
           vietmap-sim help [COMMAND]            show help for a command
 
         Run `vietmap-sim COMMAND --help` for the options of a command.
@@ -73,5 +74,34 @@ enum Usage {
         OPTIONS:
           --out PATH       where to write the dataset (required)
           -h, --help       show this help
+        """
+
+    static let makeCountry = """
+        USAGE: vietmap-sim make-country --scale N --out FILE.osm.pbf [--seed S] [--from CITY.osm.pbf]
+                                        [--extra-addresses K]
+
+        Writes a country-sized OSM PBF for `vietmap-sim import`: the part of a city's extract the
+        import uses (roads and their nodes, turn restrictions, POIs, named areas, address points),
+        copied N times over Vietnam's 34 provinces (2025 scheme; several copies side by side per
+        province when N > 34, never overlapping), ids renumbered, coordinates translated, place
+        names and addr:city-like tags varied per copy, the copies joined by `highway=trunk` roads
+        (a spanning tree plus a few extra links) between junctions of their main road networks.
+        Every copy but the first gets K more house numbers along its streets (--extra-addresses).
+        The same input, N and seed give a byte-identical file. The file is written to a temporary
+        file and renamed into place when complete. Progress goes to stderr. See docs/country.md.
+
+        OPTIONS:
+          --scale N        number of copies, 1…512 (1 = the city alone, in place)
+          --out FILE       where to write the .osm.pbf (required)
+          --seed S         seed of the name variations, province order and extra links
+                           (unsigned integer, default \(CountryMakerDefaults.seed))
+          --from FILE      the city to copy, OSM PBF or XML (default: the embedded whole-HCMC 2018
+                           extract, 59k road junctions)
+          --extra-addresses K
+                           house numbers added along the streets of every copy but the first
+                           (default \(CountryMakerDefaults.extraAddresses); 0 = plain copies)
+          -h, --help       show this help
+
+        Data: derived from OpenStreetMap data, © OpenStreetMap contributors, ODbL 1.0 — like the input.
         """
 }

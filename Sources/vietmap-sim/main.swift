@@ -16,6 +16,7 @@ func runCommandLine() -> Int32 {
         case "scenarios": return try ScenariosCommand.run(arguments)
         case "contract": return try ContractCommand.run(arguments)
         case "drive": return try DriveCommand.run(arguments)
+        case "make-country": return try MakeCountryCommand.run(arguments)
         case "help", "--help", "-h":
             switch arguments.first {
             case "serve": print(Usage.serve)
@@ -23,6 +24,7 @@ func runCommandLine() -> Int32 {
             case "scenarios": print(Usage.scenarios)
             case "contract": print(Usage.contract)
             case "drive": print(Usage.drive)
+            case "make-country": print(Usage.makeCountry)
             default: print(Usage.main)
             }
             return 0

@@ -1,0 +1,110 @@
+/// Collects the entities of one PrimitiveBlock — all of one kind, in the order added — and
+/// encodes it: a string table (index 0 = "", the others in order of first use), one
+/// PrimitiveGroup, granularity 100 (coordinates in 1e-7 degree), offsets 0.
+///
+///     PrimitiveBlock { stringtable = 1; primitivegroup = 2; granularity = 17 }
+///     PrimitiveGroup { dense = 2; ways = 3; relations = 4 }
+struct PBFBlockEncoder {
+    enum Kind { case nodes, ways, relations }
+
+    private(set) var kind: Kind = .nodes
+    private(set) var count = 0
+
+    private var strings: [String] = [""]
+    private var stringIndex: [String: UInt64] = ["": 0]
+
+    // Dense nodes.
+    private var ids: [Int64] = []
+    private var lats: [Int64] = []
+    private var lons: [Int64] = []
+    private var keysVals: [UInt64] = []
+    private var anyNodeTags = false
+    // Ways and relations: each already encoded as a message.
+    private var group = ProtobufEncoder()
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func reset(kind: Kind) {
+        self.kind = kind
+        count = 0
+        strings.removeAll(keepingCapacity: true)
+        strings.append("")
+        stringIndex.removeAll(keepingCapacity: true)
+        stringIndex[""] = 0
+        ids.removeAll(keepingCapacity: true)
+        lats.removeAll(keepingCapacity: true)
+        lons.removeAll(keepingCapacity: true)
+        keysVals.removeAll(keepingCapacity: true)
+        anyNodeTags = false
+        group = ProtobufEncoder()
+    }
+
+    private mutating func index(_ string: String) -> UInt64 {
+        if let index = stringIndex[string] { return index }
+        let index = UInt64(strings.count)
+        strings.append(string)
+        stringIndex[string] = index
+        return index
+    }
+
+    mutating func addNode(id: Int64, latE7: Int64, lonE7: Int64, tags: PBFTags) {
+        ids.append(id)
+        lats.append(latE7)
+        lons.append(lonE7)
+        for tag in tags {
+            keysVals.append(index(tag.key))
+            keysVals.append(index(tag.value))
+        }
+        keysVals.append(0)
+        if !tags.isEmpty { anyNodeTags = true }
+        count += 1
+    }
+
+    /// Way { id = 1; keys = 2; vals = 3; refs = 8 (delta) }.
+    mutating func addWay(id: Int64, refs: [Int64], tags: PBFTags) {
+        var way = ProtobufEncoder(capacity: 16 + refs.count * 3)
+        way.int(1, id)
+        way.packed(2, tags.map { index($0.key) })
+        way.packed(3, tags.map { index($0.value) })
+        way.packedDelta(8, refs)
+        group.message(3, way)
+        count += 1
+    }
+
+    /// Relation { id = 1; keys = 2; vals = 3; roles_sid = 8; memids = 9 (delta); types = 10 }.
+    mutating func addRelation(id: Int64, members: [PBFMember], tags: PBFTags) {
+        var relation = ProtobufEncoder()
+        relation.int(1, id)
+        relation.packed(2, tags.map { index($0.key) })
+        relation.packed(3, tags.map { index($0.value) })
+        relation.packed(8, members.map { index($0.role) })
+        relation.packedDelta(9, members.map(\.ref))
+        relation.packed(10, members.map(\.kind.rawValue))
+        group.message(4, relation)
+        count += 1
+    }
+
+    /// The PrimitiveBlock's bytes.
+    func encoded() -> [UInt8] {
+        var table = ProtobufEncoder()
+        for string in strings { table.string(1, string) }
+        var block = ProtobufEncoder(capacity: table.bytes.count + group.bytes.count + ids.count * 8 + 64)
+        block.message(1, table)
+        switch kind {
+        case .nodes:
+            // DenseNodes { id = 1; lat = 8; lon = 9 (delta); keys_vals = 10 (empty when no node has tags) }.
+            var dense = ProtobufEncoder(capacity: ids.count * 8)
+            dense.packedDelta(1, ids)
+            dense.packedDelta(8, lats)
+            dense.packedDelta(9, lons)
+            if anyNodeTags { dense.packed(10, keysVals) }
+            var nodeGroup = ProtobufEncoder()
+            nodeGroup.message(2, dense)
+            block.message(2, nodeGroup)
+        case .ways, .relations:
+            block.message(2, group)
+        }
+        block.int(17, 100)
+        return block.bytes
+    }
+}
