@@ -14,6 +14,11 @@ extension SearchIndex {
     /// A driving condition with more (row, word) pairs than this is answered by a scan of the
     /// rows in order (its rows are then common enough that the first matches come early).
     static let markLimit = 4_096
+    /// Such a scan reads at most this many rows, the most important first (rows are numbered by
+    /// importance): it costs ≈ 1 ms per 100,000 rows, and a country holds millions — past the
+    /// first 400,000 the word stages near the focus and the name starts find the rest. (A city's
+    /// rows are all read, as before.)
+    static let commonScanRows = 400_000
 
     /// The first `limit` rows (ascending: most important first) meeting every condition and
     /// `accept` — what `… MATCH 'a b c*' AND <filter> ORDER BY rowid LIMIT n` returned.
@@ -29,7 +34,7 @@ extension SearchIndex {
                 if case .words = conditions[a], case .cells = conditions[b] { return false }
                 return sizes[a] < sizes[b]
             }
-            rows: for row in 0..<places.count {
+            rows: for row in 0..<min(places.count, Self.commonScanRows) {
                 for index in order where !holds(row, conditions[index]) { continue rows }
                 guard accept(row) else { continue }
                 out.append(row)
@@ -128,7 +133,7 @@ extension SearchIndex {
         let listCount = wordLists.count + cellLists.count
         if size > Self.markLimit && listCount > Self.mergedListLimit {
             // Common rows: the first ones in row order come soon.
-            for row in 0..<places.count where conditions.contains(where: { holds(row, $0) }) {
+            for row in 0..<min(places.count, Self.commonScanRows) where conditions.contains(where: { holds(row, $0) }) {
                 guard body(row) else { return }
             }
             return
