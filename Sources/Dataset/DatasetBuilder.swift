@@ -148,19 +148,28 @@ public struct DatasetBuilder: Sendable {
 
         // 4. The road graph.
         var roadGraph: [UInt8]?
+        var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
         announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
         if !roads.isEmpty {
             let graph = RoadGraphBuilder.build(roads.input())
             roadGraph = graph.serialized()
             report.roadNodes = graph.storage.nodeCount
             report.roadEdges = graph.storage.edgeCount
+            announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)")
+            for built in RoadGraphImport.contract(graph) {
+                roadGraphCH.append((built.hierarchy.vehicle.rawValue, built.hierarchy.serialized()))
+                report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
+                                           built.hierarchy.vehicle.name, built.hierarchy.stateCount,
+                                           built.hierarchy.arcCount, built.hierarchy.shortcutCount,
+                                           built.hierarchy.byteCount, built.seconds))
+            }
         }
 
         // 5. Write, atomically.
         announce("writing the dataset and its search index")
         try Self.writeAtomically(to: output) { path in
             try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
-                              roadGraph: roadGraph).write(into: &report)
+                              roadGraph: roadGraph, roadGraphCH: roadGraphCH).write(into: &report)
             try DatasetIntegrity.seal(path: path)
         }
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0
