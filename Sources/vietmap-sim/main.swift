@@ -16,6 +16,7 @@ func runCommandLine() -> Int32 {
         case "scenarios": return try ScenariosCommand.run(arguments)
         case "contract": return try ContractCommand.run(arguments)
         case "drive": return try DriveCommand.run(arguments)
+        case "bench-routing": return try BenchRoutingCommand.run(arguments)
         case "help", "--help", "-h":
             switch arguments.first {
             case "serve": print(Usage.serve)
