@@ -134,55 +134,33 @@ public final class ContractionHierarchy: @unchecked Sendable {
         var wDist = [Double](repeating: .infinity, count: S)
         var wStamp = [UInt32](repeating: 0, count: S)
         var wGen: UInt32 = 0
-        var heapKey: [Double] = [], heapState: [Int32] = []
+        let heap = KeyHeap()
         var contracted = [Bool](repeating: false, count: S)
+        // Targets of the current witness search (`targetStamp[x] == wGen`), and how many are not settled yet.
+        var targetStamp = [UInt32](repeating: 0, count: S)
 
-        func heapPush(_ k: Double, _ s: Int32) {
-            heapKey.append(k); heapState.append(s)
-            var i = heapKey.count - 1
-            while i > 0 {
-                let p = (i - 1) >> 1
-                if heapKey[p] <= k { break }
-                heapKey[i] = heapKey[p]; heapState[i] = heapState[p]
-                i = p
-            }
-            heapKey[i] = k; heapState[i] = s
-        }
-        func heapPop() -> (Double, Int32) {
-            let top = (heapKey[0], heapState[0])
-            let k = heapKey.removeLast(), s = heapState.removeLast()
-            let c = heapKey.count
-            if c > 0 {
-                var i = 0
-                while true {
-                    var ch = 2 * i + 1
-                    if ch >= c { break }
-                    if ch + 1 < c && heapKey[ch + 1] < heapKey[ch] { ch += 1 }
-                    if heapKey[ch] >= k { break }
-                    heapKey[i] = heapKey[ch]; heapState[i] = heapState[ch]
-                    i = ch
-                }
-                heapKey[i] = k; heapState[i] = s
-            }
-            return top
-        }
-
-        /// Dijkstra from `u` over uncontracted states without `v`, up to `maxCost` / `limit` settled states.
+        /// Dijkstra from `u` over uncontracted states without `v`, up to `maxCost` / `limit` settled states, or
+        /// until the `targets` states marked in `targetStamp` are all settled.
         /// Afterwards `wStamp[x] == wGen` marks states with a tentative distance `wDist[x]` (a real path's length).
-        func witness(from u: Int32, avoiding v: Int32, maxCost: Double, limit: Int) {
-            wGen &+= 1
-            if wGen == 0 { for i in 0..<S { wStamp[i] = 0 }; wGen = 1 }
-            heapKey.removeAll(keepingCapacity: true); heapState.removeAll(keepingCapacity: true)
+        func witness(from u: Int32, avoiding v: Int32, maxCost: Double, limit: Int, targets: Int) {
+            heap.count = 0
             wDist[Int(u)] = 0; wStamp[Int(u)] = wGen
-            heapPush(0, u)
+            heap.push(0, u)
             var settled = 0
-            while !heapKey.isEmpty {
-                let (k, x) = heapPop()
-                if k > wDist[Int(x)] { continue }
+            var remaining = targets
+            while heap.count > 0 {
+                let (k, x) = heap.pop()
+                let xi = Int(x)
+                if k > wDist[xi] { continue }
                 if k > maxCost { break }
+                if targetStamp[xi] == wGen {
+                    targetStamp[xi] = 0
+                    remaining -= 1
+                    if remaining == 0 { break }
+                }
                 settled += 1
                 if settled > limit { break }
-                for a in outArcs[Int(x)] {
+                for a in outArcs[xi] {
                     let h = head[Int(a)]
                     if h == v { continue }
                     let nd = k + weight[Int(a)]
@@ -190,7 +168,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
                     let hi = Int(h)
                     if wStamp[hi] == wGen && wDist[hi] <= nd { continue }
                     wStamp[hi] = wGen; wDist[hi] = nd
-                    heapPush(nd, h)
+                    heap.push(nd, h)
                 }
             }
         }
@@ -205,7 +183,18 @@ public final class ContractionHierarchy: @unchecked Sendable {
             for a in ins {
                 let u = tail[Int(a)]
                 let wa = weight[Int(a)]
-                witness(from: u, avoiding: v, maxCost: wa + maxOut, limit: limit)
+                wGen &+= 1
+                if wGen == 0 {
+                    for i in 0..<S { wStamp[i] = 0; targetStamp[i] = 0 }
+                    wGen = 1
+                }
+                var targets = 0
+                for b in outs {
+                    let w = Int(head[Int(b)])
+                    if w != Int(u) && targetStamp[w] != wGen { targetStamp[w] = wGen; targets += 1 }
+                }
+                if targets == 0 { continue }
+                witness(from: u, avoiding: v, maxCost: wa + maxOut, limit: limit, targets: targets)
                 for b in outs {
                     let w = head[Int(b)]
                     if w == u { continue }
