@@ -24,6 +24,9 @@ public struct DatasetBuilder: Sendable {
     /// Receives a line as each step starts (`2/15 reading hcmc_pois_osm2018.csv`, `writing …`),
     /// for a build long enough that silence looks like a hang; nil: nothing.
     public var progress: (@Sendable (String) -> Void)?
+    /// Whether to contract the road graph (one `ContractionHierarchy` per vehicle, table `road_graph_ch`).
+    /// Without them the dataset routes with the A* alone.
+    public var contractionHierarchies = true
 
     public init(progress: (@Sendable (String) -> Void)? = nil) {
         self.progress = progress
@@ -155,8 +158,8 @@ public struct DatasetBuilder: Sendable {
             roadGraph = graph.serialized()
             report.roadNodes = graph.storage.nodeCount
             report.roadEdges = graph.storage.edgeCount
-            announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)")
-            for built in RoadGraphImport.contract(graph) {
+            if contractionHierarchies { announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)") }
+            for built in contractionHierarchies ? RoadGraphImport.contract(graph) : [] {
                 roadGraphCH.append((built.hierarchy.vehicle.rawValue, built.hierarchy.serialized()))
                 report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
                                            built.hierarchy.vehicle.name, built.hierarchy.stateCount,

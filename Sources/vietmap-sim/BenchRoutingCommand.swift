@@ -11,10 +11,12 @@ import Routing
 ///   --tile K        K copies of the graph side by side (west → east) joined by stitch edges: a synthetic bigger graph
 ///   --pairs N       CH pairs per vehicle (default 1000); --astar-pairs M (default min(N, 300))
 ///   --vehicles a,b  (default car,motorcycle)
+///   --witness N, --simulation M   witness-search settle limits of the build (defaults: the import's);
+///   --simulate-neighbours   re-simulate neighbours' edge differences after each contraction
 enum BenchRoutingCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, valued: ["osm", "db", "tile", "pairs", "astar-pairs", "vehicles"],
-                                              boolean: ["help"])
+        let parsed = try CommandLineArguments(arguments, valued: ["osm", "db", "tile", "pairs", "astar-pairs", "vehicles", "witness", "simulation"],
+                                              boolean: ["help", "simulate-neighbours"])
         if parsed.has("help") { print(usage); return 0 }
         let pairs = Int(parsed.value("pairs") ?? "1000") ?? 1000
         let astarPairs = Int(parsed.value("astar-pairs") ?? "") ?? min(pairs, 300)
@@ -47,7 +49,11 @@ enum BenchRoutingCommand {
         var hierarchies: [ContractionHierarchy] = []
         for v in vehicles {
             t0 = now()
-            let ch = ContractionHierarchy.build(plain, vehicle: v)
+            let ch = ContractionHierarchy.build(
+                plain, vehicle: v,
+                witnessSettleLimit: Int(parsed.value("witness") ?? "") ?? ContractionHierarchy.defaultWitnessSettleLimit,
+                simulationSettleLimit: Int(parsed.value("simulation") ?? "") ?? ContractionHierarchy.defaultSimulationSettleLimit,
+                simulateNeighbours: parsed.has("simulate-neighbours"))
             let s = now() - t0
             hierarchies.append(ch)
             print(String(format: "CH build %@: %.2f s, %d states, %d arcs (%d shortcuts), %.1f MB (%.1f B/state); RSS %d MB",
