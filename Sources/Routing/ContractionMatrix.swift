@@ -1,10 +1,11 @@
 /// `TravelMatrix` through a `ContractionHierarchy`: many-to-many with buckets. One backward upward search per
 /// distinct destination leaves (destination, cost) in a bucket at every state it settles; one forward upward search
-/// per distinct source scans the buckets of the states it settles (best meeting state per destination). Each
-/// cell's path is then unpacked into original directed edges and its seconds and metres re-added in the order
-/// `OneToManySearch` adds them, so a cell equals the Dijkstra's whenever both pick the same path (ties: see
-/// ContractionQuery.swift). Seeds are `OneToManySearch`'s (no bearings); the same-edge direct piece is offered
-/// first and kept unless a path is strictly faster, as there.
+/// per distinct source scans the buckets of the states it settles (best meeting state per destination). A cell's
+/// seconds are the hierarchy's sum for that path (shortcut weights are sums of their arcs: the same edges added in
+/// another association than `OneToManySearch`'s, so equal to ~1e-12 relative, not bit for bit — re-adding every
+/// edge in order would cost a 25 × 25 matrix 625 path lengths of work, ~100 ms on a country); its metres are
+/// summed per arc, memoized per shortcut. Seeds are `OneToManySearch`'s (no bearings); the same-edge direct piece
+/// is offered first and kept unless a path is strictly faster, as there. Ties: see ContractionQuery.swift.
 struct ContractionMatrix {
     let graph: RoadGraph
     let ch: ContractionHierarchy
@@ -22,7 +23,9 @@ struct ContractionMatrix {
         let m = targets.count
         var spaces: [Space] = []
         spaces.reserveCapacity(m)
-        var buckets: [Int32: [(target: Int, cost: Double)]] = [:]
+        // Buckets: state → first entry; entries chained by `bucketNext` (-1 = end).
+        var bucketFirst: [Int32: Int32] = [:]
+        var bucketTarget: [Int32] = [], bucketCost: [Double] = [], bucketNext: [Int32] = []
         var backwardSettled = 0
 
         // Backward searches.
@@ -44,7 +47,9 @@ struct ContractionMatrix {
                 bStamp[i] = settledMark
                 backwardSettled += 1
                 space.label[s] = (k, bArc[i], bNext[i])
-                buckets[s, default: []].append((j, k))
+                bucketTarget.append(Int32(j)); bucketCost.append(k)
+                bucketNext.append(bucketFirst[s] ?? -1)
+                bucketFirst[s] = Int32(bucketTarget.count - 1)
                 var stalled = false
                 for a in Int(ch.upStart[i])..<Int(ch.upStart[i + 1]) {
                     let x = Int(ch.upHead[a])
@@ -67,6 +72,7 @@ struct ContractionMatrix {
         }
 
         let edgeLength = graph.storage.edgeDistance
+        var memo: [Int32: Double] = [:]
         var out: [(cells: [TravelMatrix.Cell?], settled: Int)] = []
         for from in sources {
             // Direct same-edge offers first (as `OneToManySearch`).
@@ -118,14 +124,15 @@ struct ContractionMatrix {
                 if found == m, k >= best.max()! { break }
                 fStamp[i] = settledMark
                 settled += 1
-                if let bucket = buckets[s] {
-                    for (j, bd) in bucket {
-                        let c = k + bd
-                        if c < best[j] {
-                            if best[j] == .infinity { found += 1 }
-                            best[j] = c; meet[j] = s
-                        }
+                var entry = bucketFirst[s] ?? -1
+                while entry >= 0 {
+                    let j = Int(bucketTarget[Int(entry)])
+                    let c = k + bucketCost[Int(entry)]
+                    if c < best[j] {
+                        if best[j] == .infinity { found += 1 }
+                        best[j] = c; meet[j] = s
                     }
+                    entry = bucketNext[Int(entry)]
                 }
                 var stalled = false
                 for a in Int(ch.downStart[i])..<Int(ch.downStart[i + 1]) {
@@ -151,8 +158,8 @@ struct ContractionMatrix {
             for (j, to) in targets.enumerated() {
                 var cell: TravelMatrix.Cell? = directCost[j] < .infinity
                     ? TravelMatrix.Cell(seconds: directCost[j], meters: directMeters[j]) : nil
-                if meet[j] >= 0, let path = path(meet: meet[j], ws: ws, space: spaces[j], from: from, to: to,
-                                                  edgeLength: edgeLength),
+                if meet[j] >= 0, let path = path(meet: meet[j], cost: best[j], ws: ws, space: spaces[j], from: from,
+                                                  to: to, edgeLength: edgeLength, memo: &memo),
                    path.seconds < directCost[j] {
                     cell = path
                 }
@@ -164,48 +171,51 @@ struct ContractionMatrix {
         return out
     }
 
-    /// The unpacked path through `meet`, its seconds and metres summed as `OneToManySearch` sums them.
-    func path(meet: Int32, ws: CHWorkspace, space: Space, from: Snap, to: Snap,
-              edgeLength: [Double]) -> TravelMatrix.Cell? {
-        var arcs: [Int32] = []
+    /// The cell of the path through `meet`: seconds = its cost as the hierarchy sums it (`best`), metres = the
+    /// partial start and end pieces plus each arc's length, memoized per shortcut over the whole matrix (paths
+    /// share most of their upper arcs), so a cell costs its number of top-level arcs, not its number of edges.
+    func path(meet: Int32, cost: Double, ws: CHWorkspace, space: Space, from: Snap, to: Snap,
+              edgeLength: [Double], memo: inout [Int32: Double]) -> TravelMatrix.Cell? {
+        var meters = 0.0
         var s = meet
-        while ws.fArc[Int(s)] >= 0 { arcs.append(ws.fArc[Int(s)]); s = ws.fPrev[Int(s)] }
+        var depth = 0
+        let limit = ch.stateCount + 1
+        while ws.fArc[Int(s)] >= 0 {
+            meters += arcMeters(ws.fArc[Int(s)], edgeLength, &memo)
+            s = ws.fPrev[Int(s)]
+            depth += 1
+            if depth > limit { return nil }
+        }
         let startCode = ws.fArc[Int(s)]
-        arcs.reverse()
         s = meet
         guard var label = space.label[s] else { return nil }
         while label.arc >= 0 {
-            arcs.append(label.arc)
+            meters += arcMeters(label.arc, edgeLength, &memo)
             s = label.next
             guard let next = space.label[s] else { return nil }
             label = next
+            depth += 1
+            if depth > 2 * limit { return nil }
         }
         let endCode = label.arc
-        var edges: [Int32] = []
-        guard graph.unpack(ch, arcs: arcs, into: &edges) else { return nil }
-        var g = 0.0, meters = 0.0
         if startCode <= -2 {
             let d = -2 - startCode, e = Int(d >> 1)
-            let w = graph.directedWeight(d, vehicle: vehicle, options: options) ?? .infinity
-            if d & 1 == 0 {
-                g = (1 - from.fraction) * w; meters = edgeLength[e] - from.distanceAlong
-            } else {
-                g = from.fraction * w; meters = from.distanceAlong
-            }
-        }
-        for d in edges {
-            g += graph.directedWeight(d, vehicle: vehicle, options: options) ?? .infinity
-            meters += edgeLength[Int(d >> 1)]
+            meters += d & 1 == 0 ? edgeLength[e] - from.distanceAlong : from.distanceAlong
         }
         if endCode <= -2 {
             let d = -2 - endCode, e = Int(d >> 1)
-            let w = graph.directedWeight(d, vehicle: vehicle, options: options) ?? .infinity
-            if d & 1 == 0 {
-                g += to.fraction * w; meters += to.distanceAlong
-            } else {
-                g += (1 - to.fraction) * w; meters += edgeLength[e] - to.distanceAlong
-            }
+            meters += d & 1 == 0 ? to.distanceAlong : edgeLength[e] - to.distanceAlong
         }
-        return TravelMatrix.Cell(seconds: g, meters: meters)
+        return TravelMatrix.Cell(seconds: cost, meters: meters)
+    }
+
+    /// Metres of an arc's original edges (recursion depth ≤ the hierarchy's unpacking depth).
+    func arcMeters(_ a: Int32, _ edgeLength: [Double], _ memo: inout [Int32: Double]) -> Double {
+        let f = ch.arcFirst[Int(a)]
+        if f < 0 { return edgeLength[Int(ch.arcSecond[Int(a)] >> 1)] }
+        if let m = memo[a] { return m }
+        let m = arcMeters(f, edgeLength, &memo) + arcMeters(ch.arcSecond[Int(a)], edgeLength, &memo)
+        memo[a] = m
+        return m
     }
 }

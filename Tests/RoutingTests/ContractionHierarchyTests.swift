@@ -177,15 +177,17 @@ final class ContractionHierarchyTests: XCTestCase {
             let src = Array(pts.prefix(20)), dst = Array(pts.suffix(20)) + [pts[0]]
             let m1 = try TravelMatrix.compute(graph, sources: src, destinations: dst, vehicle: vehicle)
             let m2 = try TravelMatrix.compute(ch, sources: src, destinations: dst, vehicle: vehicle)
+            // Seconds: the hierarchy's association of the same sums (1e-9 relative); metres: the same path's unless
+            // an equally fast one was chosen.
             var same = 0
             for (c1, c2) in zip(m1.cells, m2.cells) {
                 XCTAssertEqual(c1 == nil, c2 == nil)
                 guard let c1, let c2 else { continue }
                 XCTAssertEqual(c1.seconds, c2.seconds, accuracy: 1e-9 * max(1, c1.seconds))
-                if c1 == c2 { same += 1 }
+                if abs(c1.meters - c2.meters) <= 1e-6 * max(1, c1.meters) { same += 1 }
             }
-            XCTAssertGreaterThan(same, m1.cells.count * 9 / 10)
-            print("CH matrix \(vehicle) \(src.count)×\(dst.count): \(same) cells bit-identical; settled \(m1.settledStates) → \(m2.settledStates)")
+            XCTAssertGreaterThan(same, m1.cells.count * 95 / 100)
+            print("CH matrix \(vehicle) \(src.count)×\(dst.count): \(same) of \(m1.cells.count) cells with the same metres; settled \(m1.settledStates) → \(m2.settledStates)")
         }
         // Storage round trip; a hierarchy of another graph is not attached.
         let h = ch.contractionHierarchy(for: .car)!
