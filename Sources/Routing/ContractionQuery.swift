@@ -15,11 +15,17 @@
 /// `Double`: two paths within ~1e-12 s of each other count as tied.)
 ///
 /// Route options that change weights or remove edges (`avoidFerry`, `avoidToll`, a truck's `truckCapacityKg`)
-/// are not in the hierarchy: `ContractionHierarchy.canAnswer` is false and callers use the A*.
+/// are not in the hierarchy: `ContractionHierarchy.canAnswer` is false — unless the graph has no such edge the
+/// vehicle may use — and callers use the A*.
 extension ContractionHierarchy {
-    /// Whether a query with these options may use the hierarchy (no option that changes weights or access).
-    public func canAnswer(options: RouteOptions) -> Bool {
-        !(options.avoidFerry || options.avoidToll || (vehicle == .truck && options.truckCapacityKg != nil))
+    /// Whether a query with these options may use the hierarchy: no option that changes weights or access —
+    /// `avoidFerry`, `avoidToll`, a truck's `truckCapacityKg` — unless the graph has no edge of that kind the
+    /// vehicle may use (`usableSpecial`: `EdgeFlag.ferry | EdgeFlag.toll` bits, 0x80 = some edge has a maxweight).
+    public func canAnswer(options: RouteOptions, usableSpecial: UInt8 = 0xFF) -> Bool {
+        if options.avoidFerry && usableSpecial & EdgeFlag.ferry != 0 { return false }
+        if options.avoidToll && usableSpecial & EdgeFlag.toll != 0 { return false }
+        if vehicle == .truck && options.truckCapacityKg != nil && usableSpecial & 0x80 != 0 { return false }
+        return true
     }
 }
 
@@ -127,7 +133,14 @@ extension RoadGraph {
     /// wins). Hierarchies built for another graph (counts or weight checksum differ) are ignored.
     public func attaching(_ chs: [ContractionHierarchy]) -> RoadGraph {
         var g = self
-        for ch in chs where ch.matches(self) { g.hierarchies[ch.vehicle.rawValue] = ch }
+        for ch in chs where ch.matches(self) {
+            let v = ch.vehicle.rawValue
+            g.hierarchies[v] = ch
+            var special: UInt8 = 0
+            let W = index.adjWeight[v]
+            for slot in 0..<(2 * edgeCount) where W[slot] != .infinity { special |= index.adjSpecial[slot] }
+            g.usableSpecial[v] = special
+        }
         return g
     }
 
@@ -138,7 +151,8 @@ extension RoadGraph {
 
     /// The hierarchy a query with these options may use.
     func usableHierarchy(_ vehicle: Vehicle, _ options: RouteOptions) -> ContractionHierarchy? {
-        guard let ch = hierarchies[vehicle.rawValue], ch.canAnswer(options: options) else { return nil }
+        guard let ch = hierarchies[vehicle.rawValue],
+              ch.canAnswer(options: options, usableSpecial: usableSpecial[vehicle.rawValue]) else { return nil }
         return ch
     }
 

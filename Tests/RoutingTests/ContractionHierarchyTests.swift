@@ -164,13 +164,27 @@ final class ContractionHierarchyTests: XCTestCase {
             }
             legs += 3
         }
-        // Options the hierarchy cannot answer fall back to the A* (same settled count as the A*).
+        // Options the hierarchy cannot answer fall back to the A* (same settled count as the A*) — unless the graph
+        // has no edge they concern.
         let a = graph.position(ofNode: 10), b = graph.position(ofNode: graph.nodeCount - 10)
         let wsA = RouterWorkspace(graph: graph)
-        let opts = RouteOptions(avoidToll: true)
-        XCTAssertFalse(ch.contractionHierarchy(for: .car)!.canAnswer(options: opts))
-        XCTAssertEqual(Router.travelTime(graph, from: a, to: b, vehicle: .car, options: opts, workspace: wsA)?.settledNodes,
-                       Router.travelTime(ch, from: a, to: b, vehicle: .car, options: opts, workspace: wsA)?.settledNodes)
+        let h0 = ch.contractionHierarchy(for: .truck)!
+        XCTAssertFalse(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.toll))
+        XCTAssertTrue(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.ferry))
+        XCTAssertFalse(h0.canAnswer(options: RouteOptions(truckCapacityKg: 20_000), usableSpecial: 0x80))
+        XCTAssertTrue(h0.canAnswer(options: RouteOptions(), usableSpecial: 0xFF))
+        for opts in [RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true), RouteOptions(truckCapacityKg: 20_000)] {
+            let uses = ch.usableHierarchy(.truck, opts) != nil
+            let special = ch.usableSpecial[Vehicle.truck.rawValue]
+            let concerned = (opts.avoidToll && special & EdgeFlag.toll != 0) || (opts.avoidFerry && special & EdgeFlag.ferry != 0)
+                || (opts.truckCapacityKg != nil && special & 0x80 != 0)
+            XCTAssertEqual(uses, !concerned, "\(opts)")
+            let x = Router.travelTime(graph, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
+            let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
+            XCTAssertEqual(x?.seconds ?? -1, y?.seconds ?? -1, accuracy: 1e-9 * (x?.seconds ?? 1))
+            if !uses { XCTAssertEqual(x?.settledNodes, y?.settledNodes, "fallback = the A*") }
+            print("CH options \(opts): \(uses ? "hierarchy" : "A* fallback")")
+        }
         // Matrix: same cells.
         for vehicle in [Vehicle.car, .foot] {
             let pts = (0..<40).compactMap { _ in Self.randomSnap(graph, vehicle, &rng) }
@@ -201,5 +215,31 @@ final class ContractionHierarchyTests: XCTestCase {
         var bytes = h.serialized()
         bytes.removeLast(3)
         XCTAssertThrowsError(try ContractionHierarchy(serialized: bytes))
+    }
+
+    /// Ferry, toll and maxweight edges: the options that concern them fall back to the A* and give its answers.
+    func testOptionsFallBackToAStar() throws {
+        var net = NetBuilder()
+        net.node(1, 0, 0); net.node(2, 1000, 0); net.node(3, 500, 800)
+        net.way([1, 2], ["route": "ferry", "name": "Phà"])
+        net.way([1, 3], ["highway": "service", "toll": "yes", "name": "Thu Phí"])
+        net.way([3, 2], ["highway": "service", "maxweight": "10", "name": "Cầu Yếu"])
+        let g = net.build()
+        let ch = Self.hierarchies(g)
+        let a = g.snap(latitude: NetBuilder.point(0, 0).latitude, longitude: NetBuilder.point(0, 0).longitude, vehicle: .truck)!
+        let b = g.snap(latitude: NetBuilder.point(1000, 0).latitude, longitude: NetBuilder.point(1000, 0).longitude, vehicle: .truck)!
+        XCTAssertNotNil(ch.usableHierarchy(.truck, RouteOptions()))
+        for opts in [RouteOptions(avoidFerry: true), RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true, truckCapacityKg: 12_000)] {
+            XCTAssertNil(ch.usableHierarchy(.truck, opts), "\(opts)")
+            let ws = RouterWorkspace()
+            let x = Router.travelTime(g, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
+            let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
+            XCTAssertEqual(x?.seconds, y?.seconds)
+            XCTAssertEqual(x?.settledNodes, y?.settledNodes)
+        }
+        let ws = RouterWorkspace()
+        let plain = Router.travelTime(g, from: a, to: b, vehicle: .truck, workspace: ws)
+        let fast = Router.travelTime(ch, from: a, to: b, vehicle: .truck, workspace: ws)
+        XCTAssertEqual(plain?.seconds, fast?.seconds, "ferry allowed: the hierarchy answers")
     }
 }
