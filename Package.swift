@@ -13,13 +13,13 @@ import PackageDescription
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
 ///   ArrayBlob                           (the blob format of stored arrays: road graph, search index)
-///   ArrayBlob → Routing                 (road graph, A*, instructions, travel matrices, tour planning; no JSON)
+///   ArrayBlob → Routing                 (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   CZlib → PBFWriter                   (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
-///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers, dataset location/caching)
+///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers — the road graph contracted per vehicle —, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
@@ -33,7 +33,7 @@ import PackageDescription
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest)
 ///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire → ContractKit  (the contract suite: an app's decoders in forked children or a decoder command in any language, scenario baselines)
 ///   … → vietmap-sim                     (thin CLI)
-///   Dataset, DefaultData → SimTesting   (test support: raw socket client, the shared test dataset)
+///   Dataset, DefaultData, Routing → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 let package = Package(
     name: "vietmap-sim",
@@ -86,7 +86,7 @@ let package = Package(
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker"]),
 
-        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData"]),
+        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),

@@ -24,6 +24,9 @@ public struct DatasetBuilder: Sendable {
     /// Receives a line as each step starts (`2/15 reading hcmc_pois_osm2018.csv`, `writing …`),
     /// for a build long enough that silence looks like a hang; nil: nothing.
     public var progress: (@Sendable (String) -> Void)?
+    /// Whether to contract the road graph (one `ContractionHierarchy` per vehicle, table `road_graph_ch`).
+    /// Without them the dataset routes with the A* alone.
+    public var contractionHierarchies = true
 
     public init(progress: (@Sendable (String) -> Void)? = nil) {
         self.progress = progress
@@ -148,19 +151,28 @@ public struct DatasetBuilder: Sendable {
 
         // 4. The road graph.
         var roadGraph: [UInt8]?
+        var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
         announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
         if !roads.isEmpty {
             let graph = RoadGraphBuilder.build(roads.input())
             roadGraph = graph.serialized()
             report.roadNodes = graph.storage.nodeCount
             report.roadEdges = graph.storage.edgeCount
+            if contractionHierarchies { announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)") }
+            for built in contractionHierarchies ? RoadGraphImport.contract(graph) : [] {
+                roadGraphCH.append((built.hierarchy.vehicle.rawValue, built.hierarchy.serialized()))
+                report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
+                                           built.hierarchy.vehicle.name, built.hierarchy.stateCount,
+                                           built.hierarchy.arcCount, built.hierarchy.shortcutCount,
+                                           built.hierarchy.byteCount, built.seconds))
+            }
         }
 
         // 5. Write, atomically.
         announce("writing the dataset and its search index")
         try Self.writeAtomically(to: output) { path in
             try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
-                              roadGraph: roadGraph).write(into: &report)
+                              roadGraph: roadGraph, roadGraphCH: roadGraphCH).write(into: &report)
             try DatasetIntegrity.seal(path: path)
         }
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0

@@ -18,7 +18,7 @@ public enum DatasetSchema {
     public static let schemaVersion = 11
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 11
+    public static let builderVersion = 12
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,6 +102,13 @@ public enum DatasetSchema {
         CREATE TABLE road_graph(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
         """
 
+    /// The road graph's contraction hierarchies, one row per vehicle (`Vehicle.rawValue`):
+    /// `ContractionHierarchy.serialized()` (flat arrays, an ArrayBlob). Optional: a dataset without the table
+    /// (written before it existed) routes with the A* alone, so adding it did not change `schemaVersion`.
+    public static let createRoadGraphCH = """
+        CREATE TABLE road_graph_ch(vehicle INTEGER PRIMARY KEY, data BLOB NOT NULL);
+        """
+
     /// The search index, one row: `SearchIndex.serialized()` (places, words and cells in memory
     /// at start; no SQL on the autocomplete path).
     public static let createSearchIndex = """
@@ -113,7 +120,7 @@ public enum DatasetSchema {
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createAdminLink, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createSearchIndex, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createAdminLink, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createRoadGraphCH, createSearchIndex, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

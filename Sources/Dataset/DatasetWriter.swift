@@ -13,6 +13,8 @@ struct DatasetWriter {
     let fingerprint: String
     /// The serialized road graph (`RoadGraph.serialized()`), if any input had roads.
     let roadGraph: [UInt8]?
+    /// Per vehicle, its serialized contraction hierarchy (`ContractionHierarchy.serialized()`).
+    var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
 
     /// How an admin unit is indexed in the FTS `address` column: its short name ("Bến Thành",
     /// "Hồ Chí Minh") without "Phường"/"Thành phố"/"Tỉnh", which nearly every place shares and
@@ -204,6 +206,11 @@ struct DatasetWriter {
                 let insertGraph = try db.prepare("INSERT INTO road_graph(id, data) VALUES (1, ?)")
                 try insertGraph.bind(.blob(roadGraph))
                 try insertGraph.run()
+                let insertCH = try db.prepare("INSERT INTO road_graph_ch(vehicle, data) VALUES (?, ?)")
+                for (vehicle, data) in roadGraphCH {
+                    try insertCH.bind(.integer(Int64(vehicle)), .blob(data))
+                    try insertCH.run()
+                }
             }
         }
         // Merge the FTS b-trees into one: smaller file, faster queries.

@@ -100,6 +100,12 @@ public struct RoadGraph: Sendable {
 
     public let storage: Storage
     let index: SearchIndex
+    /// Per vehicle (`Vehicle.rawValue`): the contraction hierarchy `Router` and `TravelMatrix` use when the route
+    /// options allow (see `attaching(_:)`); nil = A* / Dijkstra only.
+    var hierarchies = [ContractionHierarchy?](repeating: nil, count: Vehicle.allCases.count)
+    /// Per vehicle: `adjSpecial` bits (ferry, toll, 0x80 = maxweight) of the slots it may use, set by `attaching`
+    /// (an option that only concerns edges the vehicle never uses leaves the hierarchy usable).
+    var usableSpecial = [UInt8](repeating: 0xFF, count: Vehicle.allCases.count)
 
     /// GraphHopper's `prepare.min_network_size` default: strongly connected components with fewer graph nodes
     /// than this are excluded from snapping (see `isSnappable(edge:vehicle:)`).

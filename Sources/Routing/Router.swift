@@ -7,7 +7,9 @@
 /// settled at p50 (plain Dijkstra: 0.28 ms, 2.9k); whole HCMC 2018 (378k OSM nodes → 59k graph nodes, 51
 /// restrictions) p50 2.1 ms / p99 7.8 ms, 15k settled (Dijkstra 3.6 ms, 27k). That is 10–25× inside the targets, so
 /// bidirectional search, landmarks or contraction hierarchies (extra preprocessing and storage per vehicle) are
-/// not needed yet; `Router.travelTime` and `RouteLeg.settledNodes` expose the numbers to re-check on larger data.
+/// not needed for a city; for a country (issue #21) a `ContractionHierarchy` built at import replaces the A* when
+/// attached to the graph and the options allow it (`RoadGraph.leg`); `Router.travelTime` and
+/// `RouteLeg.settledNodes` expose the numbers to re-check on larger data.
 public enum Router {
     /// Routes through `points` (≥ 2, ≤ `options.maxPoints`) in order.
     public static func route(_ graph: RoadGraph, points: [GeoPoint], vehicle: Vehicle,
@@ -49,8 +51,8 @@ public enum Router {
         let ws = workspace ?? RouterWorkspace(graph: graph)
         var legs: [LegSearchResult] = []
         for i in 0..<(snaps.count - 1) {
-            guard let leg = graph.searchLeg(from: snaps[i], to: snaps[i + 1], vehicle: vehicle, options: options,
-                                            workspace: ws) else { throw .noRoute(legIndex: i) }
+            guard let leg = graph.leg(from: snaps[i], to: snaps[i + 1], vehicle: vehicle, options: options,
+                                      workspace: ws) else { throw .noRoute(legIndex: i) }
             legs.append(leg)
         }
         return RouteAssembler(graph: graph, vehicle: vehicle, options: options).assemble(snaps: snaps, legs: legs)
@@ -61,9 +63,21 @@ public enum Router {
     public static func travelTime(_ graph: RoadGraph, from: Snap, to: Snap, vehicle: Vehicle,
                                   options: RouteOptions = RouteOptions(),
                                   workspace: RouterWorkspace) -> (seconds: Double, settledNodes: Int)? {
-        guard let leg = graph.searchLeg(from: from, to: to, vehicle: vehicle, options: options, workspace: workspace)
+        guard let leg = graph.leg(from: from, to: to, vehicle: vehicle, options: options, workspace: workspace)
         else { return nil }
         return (leg.cost, leg.settled)
+    }
+}
+
+extension RoadGraph {
+    /// One leg: through the vehicle's contraction hierarchy when one is attached and the options allow it
+    /// (`ContractionHierarchy.canAnswer`), else the A* (`searchLeg`). Same cost either way.
+    func leg(from: Snap, to: Snap, vehicle: Vehicle, options: RouteOptions,
+             workspace: RouterWorkspace) -> LegSearchResult? {
+        if let ch = usableHierarchy(vehicle, options) {
+            return searchLegCH(ch, from: from, to: to, vehicle: vehicle, options: options, workspace: workspace)
+        }
+        return searchLeg(from: from, to: to, vehicle: vehicle, options: options, workspace: workspace)
     }
 }
 

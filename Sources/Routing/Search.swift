@@ -16,6 +16,8 @@ public final class RouterWorkspace: @unchecked Sendable {
     /// Per state: metres along the path `g` belongs to (filled only by `TravelMatrix`; sized on first use).
     var meters: UnsafeMutablePointer<Double>
     var metersCapacity = 0
+    /// Labels of contraction-hierarchy queries (ContractionQuery.swift), made on first use.
+    var ch: CHWorkspace?
 
     /// States settled by the last leg search.
     public internal(set) var lastSettledCount = 0

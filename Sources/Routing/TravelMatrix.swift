@@ -9,6 +9,8 @@ import Dispatch
 /// shortest one. Start and end partial edges, same-edge pairs (including one-way loops) and `source == destination`
 /// are handled exactly as in `Router.route`: a cell's `seconds` equals that route's `weight` and, up to rounding,
 /// its `time` / 1000 and `distance` (ties between equally fast paths may pick a different one).
+/// With a contraction hierarchy attached (and options it can answer) the cells come from a bucket many-to-many
+/// search instead (ContractionMatrix.swift): same values, `settledStates` then counts its upward searches.
 public struct TravelMatrix: Sendable, Equatable {
     /// One reachable pair: travel time in seconds and distance in metres along the fastest path (unrounded).
     public struct Cell: Sendable, Equatable {
@@ -77,7 +79,13 @@ public struct TravelMatrix: Sendable, Equatable {
         let distinctSources = distinct
         let rows = SearchRows(count: distinct.count)
         let threads = max(1, min(parallelism, distinct.count))
-        if threads == 1 {
+        if let ch = graph.usableHierarchy(vehicle, options) {
+            // Many-to-many through the contraction hierarchy (ContractionMatrix.swift), on the caller's thread.
+            let ws = workspace ?? threadWorkspace?() ?? RouterWorkspace(graph: graph)
+            let computed = ContractionMatrix(graph: graph, ch: ch, vehicle: vehicle, options: options)
+                .rows(sources: distinct, targets: targets, workspace: ws)
+            for (i, row) in computed.enumerated() { rows.set(i, row) }
+        } else if threads == 1 {
             let ws = workspace ?? RouterWorkspace(graph: graph)
             for (i, source) in distinct.enumerated() { rows.set(i, search.run(from: source, workspace: ws)) }
         } else {

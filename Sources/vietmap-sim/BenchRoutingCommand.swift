@@ -1,0 +1,217 @@
+import Dataset
+import DefaultData
+import Dispatch
+import Foundation
+import Routing
+
+/// `vietmap-sim bench-routing` (for Scripts/bench-routing; prints figures, asserts nothing): A* vs contraction
+/// hierarchy on one road graph — CH build time, arcs and bytes per vehicle, route p50/p99 and settled states of
+/// both on the same random node pairs (and how many weights differ), a 25 × 25 matrix both ways.
+///   --osm FILE (repeatable) | --db FILE   the graph (default: the embedded whole-city PBF)
+///   --tile K        K copies of the graph side by side (west → east) joined by stitch edges: a synthetic bigger graph
+///   --pairs N       CH pairs per vehicle (default 1000); --astar-pairs M (default min(N, 300))
+///   --vehicles a,b  (default car,motorcycle)
+///   --witness N, --simulation M   witness-search settle limits of the build (defaults: the import's);
+///   --simulate-neighbours   re-simulate neighbours' edge differences after each contraction
+enum BenchRoutingCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try CommandLineArguments(arguments, valued: ["osm", "db", "tile", "pairs", "astar-pairs", "vehicles", "witness", "simulation"],
+                                              boolean: ["help", "simulate-neighbours"])
+        if parsed.has("help") { print(usage); return 0 }
+        let pairs = Int(parsed.value("pairs") ?? "1000") ?? 1000
+        let astarPairs = Int(parsed.value("astar-pairs") ?? "") ?? min(pairs, 300)
+        let tile = max(1, Int(parsed.value("tile") ?? "1") ?? 1)
+        var vehicles: [Vehicle] = []
+        for name in (parsed.value("vehicles") ?? "car,motorcycle").split(separator: ",") {
+            guard let v = Vehicle(name: String(name)) else {
+                throw CommandLineArguments.UsageError(description: "unknown vehicle '\(name)'")
+            }
+            vehicles.append(v)
+        }
+        var t0 = now()
+        var graph: RoadGraph
+        if let db = parsed.value("db") {
+            guard let g = try RoadGraphStore.load(databasePath: db) else { throw CLIError("\(db): no road graph") }
+            graph = g
+        } else {
+            let files = parsed.all("osm").map { URL(fileURLWithPath: $0) }
+            graph = try RoadGraphImport.graph(osmFiles: files.isEmpty ? [DefaultData.hcmcPBF] : files)
+        }
+        print(String(format: "graph: %d nodes, %d edges, %d states (read %.1f s)", graph.nodeCount, graph.edgeCount,
+                     graph.searchStateCount, now() - t0))
+        if tile > 1 {
+            t0 = now()
+            graph = try RoadGraph(storage: sideBySide(graph.storage, copies: tile))
+            print(String(format: "tiled ×%d: %d nodes, %d edges, %d states (%.1f s)", tile, graph.nodeCount,
+                         graph.edgeCount, graph.searchStateCount, now() - t0))
+        }
+        let plain = graph
+        var hierarchies: [ContractionHierarchy] = []
+        for v in vehicles {
+            t0 = now()
+            let ch = ContractionHierarchy.build(
+                plain, vehicle: v,
+                witnessSettleLimit: Int(parsed.value("witness") ?? "") ?? ContractionHierarchy.defaultWitnessSettleLimit,
+                simulationSettleLimit: Int(parsed.value("simulation") ?? "") ?? ContractionHierarchy.defaultSimulationSettleLimit,
+                simulateNeighbours: parsed.has("simulate-neighbours"))
+            let s = now() - t0
+            hierarchies.append(ch)
+            print(String(format: "CH build %@: %.2f s, %d states, %d arcs (%d shortcuts), %.1f MB (%.1f B/state); RSS %d MB",
+                         v.name, s, ch.stateCount, ch.arcCount, ch.shortcutCount, Double(ch.byteCount) / 1e6,
+                         Double(ch.byteCount) / Double(ch.stateCount), rssMB()))
+        }
+        let withCH = plain.attaching(hierarchies)
+        let ws = RouterWorkspace(graph: plain)
+        for v in vehicles {
+            var rng = SplitMixLite(seed: 42 &+ UInt64(v.rawValue))
+            var chMicros: [Double] = [], chSettled: [Double] = [], aMicros: [Double] = [], aSettled: [Double] = []
+            var mismatches = 0, compared = 0, unreachable = 0, attempts = 0
+            while chMicros.count < pairs && attempts < pairs * 20 {
+                attempts += 1
+                let a = plain.position(ofNode: Int(rng.next() % UInt64(plain.nodeCount)))
+                let b = plain.position(ofNode: Int(rng.next() % UInt64(plain.nodeCount)))
+                guard a.edge >= 0, b.edge >= 0, plain.isSnappable(edge: a.edge, vehicle: v),
+                      plain.isSnappable(edge: b.edge, vehicle: v) else { continue }
+                let c0 = now()
+                let c = Router.travelTime(withCH, from: a, to: b, vehicle: v, workspace: ws)
+                let c1 = now()
+                guard let c else { unreachable += 1; continue }
+                chMicros.append((c1 - c0) * 1e6); chSettled.append(Double(c.settledNodes))
+                if aMicros.count < astarPairs {
+                    let a0 = now()
+                    let r = Router.travelTime(plain, from: a, to: b, vehicle: v, workspace: ws)
+                    aMicros.append((now() - a0) * 1e6); aSettled.append(Double(r?.settledNodes ?? 0))
+                    compared += 1
+                    if let r, abs(r.seconds - c.seconds) > 1e-9 * max(1, r.seconds) { mismatches += 1 }
+                }
+            }
+            chMicros.sort(); chSettled.sort(); aMicros.sort(); aSettled.sort()
+            print(String(format: "%@ A*: %d routes p50 %.3f ms p99 %.3f ms, settled p50 %.0f p99 %.0f", v.name,
+                         aMicros.count, pct(aMicros, 0.5) / 1000, pct(aMicros, 0.99) / 1000, pct(aSettled, 0.5), pct(aSettled, 0.99)))
+            print(String(format: "%@ CH: %d routes p50 %.3f ms p99 %.3f ms, settled p50 %.0f p99 %.0f; weights differing from A*: %d of %d; unreachable pairs skipped %d",
+                         v.name, chMicros.count, pct(chMicros, 0.5) / 1000, pct(chMicros, 0.99) / 1000, pct(chSettled, 0.5),
+                         pct(chSettled, 0.99), mismatches, compared, unreachable))
+            // Full routes (geometry + instructions) through the CH.
+            var full: [Double] = []
+            for _ in 0..<min(200, pairs) {
+                let a = plain.position(ofNode: Int(rng.next() % UInt64(plain.nodeCount)))
+                let b = plain.position(ofNode: Int(rng.next() % UInt64(plain.nodeCount)))
+                let r0 = now()
+                if (try? Router.route(withCH, snaps: [a, b], vehicle: v, workspace: ws)) != nil { full.append((now() - r0) * 1e6) }
+            }
+            full.sort()
+            print(String(format: "%@ CH full route (instructions, geometry): p50 %.3f ms p99 %.3f ms", v.name,
+                         pct(full, 0.5) / 1000, pct(full, 0.99) / 1000))
+            // 25 × 25 matrix.
+            var snaps: [Snap] = []
+            while snaps.count < 50 {
+                let s = plain.position(ofNode: Int(rng.next() % UInt64(plain.nodeCount)))
+                if s.edge >= 0 && plain.isSnappable(edge: s.edge, vehicle: v) { snaps.append(s) }
+            }
+            let src = Array(snaps.prefix(25)), dst = Array(snaps.suffix(25))
+            var m0 = now()
+            _ = try TravelMatrix.compute(withCH, sources: dst, destinations: src, vehicle: v, workspace: ws)
+            let chMatrixFirst = now() - m0
+            m0 = now()
+            let mc = try TravelMatrix.compute(withCH, sources: src, destinations: dst, vehicle: v, workspace: ws)
+            let chMatrix = now() - m0
+            m0 = now()
+            let ma = try TravelMatrix.compute(plain, sources: src, destinations: dst, vehicle: v, workspace: ws)
+            let aMatrix = now() - m0
+            var differ = 0
+            for (x, y) in zip(mc.cells, ma.cells) where (x == nil) != (y == nil)
+                || (x != nil && abs(x!.seconds - y!.seconds) > 1e-9 * max(1, y!.seconds)) { differ += 1 }
+            print(String(format: "%@ matrix 25×25: CH %.2f ms (reversed pairs before: %.2f ms; %d settled), Dijkstra %.1f ms (%d settled); cells differing (seconds > 1e-9 relative): %d",
+                         v.name, chMatrix * 1000, chMatrixFirst * 1000, mc.settledStates, aMatrix * 1000, ma.settledStates, differ))
+        }
+        print("RSS at end: \(rssMB()) MB")
+        return 0
+    }
+
+    static let usage = """
+        vietmap-sim bench-routing [--osm FILE]... [--db FILE] [--tile K] [--pairs N] [--astar-pairs M] [--vehicles car,motorcycle]
+          A* vs contraction hierarchy figures on one road graph (default: the embedded whole-city PBF).
+        """
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    static func pct(_ a: [Double], _ p: Double) -> Double { a.isEmpty ? 0 : a[min(a.count - 1, Int(Double(a.count) * p))] }
+    static func rssMB() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS") }) else { return 0 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+
+    /// `copies` copies of the graph side by side (each shifted east by the graph's width + 0.01°), consecutive copies
+    /// joined by 40 two-way stitch edges (a primary road: 50/40/40/15/5 km/h) between the east-most nodes of one and
+    /// the west-most of the next, paired by latitude.
+    static func sideBySide(_ s: RoadGraph.Storage, copies: Int) -> RoadGraph.Storage {
+        var out = RoadGraph.Storage()
+        let n = s.nodeCount, e = s.edgeCount
+        let minLon = s.nodeLonE7.min() ?? 0, maxLon = s.nodeLonE7.max() ?? 0
+        let shift = Int32(maxLon - minLon) + 100_000
+        out.names = s.names
+        for k in 0..<copies {
+            let dn = Int32(k * n), dx = shift * Int32(k)
+            out.nodeLatE7 += s.nodeLatE7
+            out.nodeLonE7 += s.nodeLonE7.map { $0 + dx }
+            out.nodeOSMID += s.nodeOSMID.map { $0 + Int64(k) * 10_000_000_000 }
+            out.edgeBaseNode += s.edgeBaseNode.map { $0 + dn }
+            out.edgeAdjNode += s.edgeAdjNode.map { $0 + dn }
+            out.edgeDistance += s.edgeDistance
+            out.edgeWayID += s.edgeWayID.map { $0 + Int64(k) * 10_000_000_000 }
+            out.edgeNameIndex += s.edgeNameIndex
+            out.edgeRoadClass += s.edgeRoadClass
+            out.edgeFlags += s.edgeFlags
+            out.edgeAccess += s.edgeAccess
+            out.edgeSpeed += s.edgeSpeed
+            out.edgeMaxWeight += s.edgeMaxWeight
+            let base = out.pillarLatE7.count
+            if k == 0 { out.edgeGeometryStart = [0] }
+            out.edgeGeometryStart += s.edgeGeometryStart.dropFirst().map { $0 + Int32(base) }
+            out.pillarLatE7 += s.pillarLatE7
+            out.pillarLonE7 += s.pillarLonE7.map { $0 + dx }
+            out.turnFromEdge += s.turnFromEdge.map { $0 + Int32(2 * k * e) }
+            out.turnToEdge += s.turnToEdge.map { $0 + Int32(2 * k * e) }
+            out.turnKind += s.turnKind
+            out.turnVehicles += s.turnVehicles
+        }
+        // Stitches: nodes that have edges, east-most / west-most 40 of one copy, paired by latitude.
+        var degree = [Int](repeating: 0, count: n)
+        for i in 0..<e { degree[Int(s.edgeBaseNode[i])] += 1; degree[Int(s.edgeAdjNode[i])] += 1 }
+        let used = (0..<n).filter { degree[$0] >= 2 }
+        let east = used.sorted { s.nodeLonE7[$0] > s.nodeLonE7[$1] }.prefix(40).sorted { s.nodeLatE7[$0] < s.nodeLatE7[$1] }
+        let west = used.sorted { s.nodeLonE7[$0] < s.nodeLonE7[$1] }.prefix(40).sorted { s.nodeLatE7[$0] < s.nodeLatE7[$1] }
+        let primary = RoadClass.primary.rawValue
+        for k in 0..<(copies - 1) {
+            for (a, b) in zip(east, west) {
+                let na = a + k * n, nb = b + (k + 1) * n
+                let pa = GeoPoint(Double(out.nodeLatE7[na]) / 1e7, Double(out.nodeLonE7[na]) / 1e7)
+                let pb = GeoPoint(Double(out.nodeLatE7[nb]) / 1e7, Double(out.nodeLonE7[nb]) / 1e7)
+                out.edgeBaseNode.append(Int32(na)); out.edgeAdjNode.append(Int32(nb))
+                out.edgeDistance.append(Geo.distance(pa, pb))
+                out.edgeWayID.append(-Int64(out.edgeWayID.count))
+                out.edgeNameIndex.append(0)
+                out.edgeRoadClass.append(primary)
+                out.edgeFlags.append(0)
+                out.edgeAccess.append(0x3FF)
+                out.edgeSpeed += [50, 40, 40, 15, 5]
+                out.edgeMaxWeight.append(0)
+                out.edgeGeometryStart.append(out.edgeGeometryStart.last!)
+            }
+        }
+        return out
+    }
+}
+
+/// SplitMix64, local (the CLI does not link the test support).
+struct SplitMixLite {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,36 @@
+import Dataset
+import Foundation
+import Routing
+import SQLiteStore
+import XCTest
+
+/// The import stores one contraction hierarchy per vehicle (table `road_graph_ch`); `RoadGraphStore` attaches
+/// them; a dataset without the table (written before it existed) still loads and routes with the A*.
+final class RoadGraphCHStorageTests: XCTestCase {
+    func testImportStoresHierarchiesAndOlderFilesStillRoute() throws {
+        let built = try SharedDataset.get()
+        XCTAssertEqual(built.report.notes.filter { $0.hasPrefix("contraction hierarchy ") }.count, Vehicle.allCases.count,
+                       "\(built.report.notes)")
+        let graph = try XCTUnwrap(try RoadGraphStore.load(databasePath: built.url.path))
+        for v in Vehicle.allCases { XCTAssertNotNil(graph.contractionHierarchy(for: v), "\(v)") }
+
+        let directory = try SharedDataset.scratch("no-ch")
+        let old = directory.appendingPathComponent("old.sqlite")
+        try FileManager.default.copyItem(at: built.url, to: old)
+        let db = try Database(path: old.path, mode: .readWrite)
+        try db.execute("DROP TABLE road_graph_ch")
+        let plain = try XCTUnwrap(try RoadGraphStore.load(databasePath: old.path))
+        for v in Vehicle.allCases { XCTAssertNil(plain.contractionHierarchy(for: v)) }
+
+        // Same routes either way (Q1/Q3 points).
+        let a = GeoPoint(10.7725, 106.6980), b = GeoPoint(10.7869, 106.7050)
+        for v in Vehicle.allCases {
+            let x = try Router.route(plain, points: [a, b], vehicle: v)
+            let y = try Router.route(graph, points: [a, b], vehicle: v)
+            XCTAssertEqual(x.weight, y.weight, accuracy: 1e-9 * x.weight)
+            XCTAssertEqual(x.distance, y.distance, "\(v)")
+            XCTAssertEqual(x.instructions.map(\.text), y.instructions.map(\.text))
+            XCTAssertLessThan(y.settledNodes, x.settledNodes, "\(v): the hierarchy settles fewer states")
+        }
+    }
+}

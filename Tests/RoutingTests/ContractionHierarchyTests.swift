@@ -1,0 +1,245 @@
+import Foundation
+import SimTesting
+import XCTest
+@testable import Routing
+
+/// The contraction hierarchy against the A*: same weight (and, for the same path, same pieces and distance) on
+/// random pairs, snapped positions inside edges, bearings, multi-leg routes, turn restrictions and matrices.
+final class ContractionHierarchyTests: XCTestCase {
+    struct Tally { var pairs = 0, samePath = 0, tiedOtherPath = 0, unreachable = 0, settledAStar = 0, settledCH = 0 }
+
+    /// Compares one leg; weight must be equal (up to the association of the sums, 1e-9 relative), the pieces equal
+    /// unless another path ties.
+    static func compare(_ plain: RoadGraph, _ ch: RoadGraph, _ a: Snap, _ b: Snap, _ vehicle: Vehicle,
+                        _ wsA: RouterWorkspace, _ wsC: RouterWorkspace, _ tally: inout Tally,
+                        file: StaticString = #filePath, line: UInt = #line) {
+        let h = ch.contractionHierarchy(for: vehicle)!
+        let x = plain.searchLeg(from: a, to: b, vehicle: vehicle, options: RouteOptions(), workspace: wsA)
+        let y = ch.searchLegCH(h, from: a, to: b, vehicle: vehicle, options: RouteOptions(), workspace: wsC)
+        tally.pairs += 1
+        guard let x else {
+            XCTAssertNil(y, "\(vehicle) CH found a route the A* did not", file: file, line: line)
+            tally.unreachable += 1
+            return
+        }
+        guard let y else { XCTFail("\(vehicle) CH found no route (A* \(x.cost) s)", file: file, line: line); return }
+        tally.settledAStar += x.settled
+        tally.settledCH += y.settled
+        let same = x.pieces.map(\.dirEdge) == y.pieces.map(\.dirEdge)
+        if same {
+            tally.samePath += 1
+            XCTAssertEqual(x.cost, y.cost, "\(vehicle): same path, different weight", file: file, line: line)
+        } else {
+            tally.tiedOtherPath += 1
+            XCTAssertEqual(x.cost, y.cost, accuracy: 1e-9 * max(1, x.cost), "\(vehicle): different paths, weights differ",
+                           file: file, line: line)
+        }
+    }
+
+    static func hierarchies(_ graph: RoadGraph) -> RoadGraph {
+        graph.attaching(Vehicle.allCases.map { ContractionHierarchy.build(graph, vehicle: $0) })
+    }
+
+    /// A random point near a random node (so many snaps fall inside edges).
+    static func randomSnap(_ graph: RoadGraph, _ vehicle: Vehicle, _ rng: inout SeededRNG) -> Snap? {
+        let node = Int.random(in: 0..<graph.nodeCount, using: &rng)
+        if Bool.random(using: &rng) {
+            let p = graph.position(ofNode: node)
+            return p.edge >= 0 && graph.isSnappable(edge: p.edge, vehicle: vehicle) ? p : nil
+        }
+        let c = graph.coordinate(ofNode: node)
+        return graph.snap(latitude: c.latitude + Double.random(in: -0.0008...0.0008, using: &rng),
+                          longitude: c.longitude + Double.random(in: -0.0008...0.0008, using: &rng), vehicle: vehicle)
+    }
+
+    func testQ1Q3AllVehiclesMatchAStar() throws {
+        let (_, graph) = try RealDataTests.load()
+        let ch = Self.hierarchies(graph)
+        let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
+        var rng = SeededRNG(seed: 21)
+        for vehicle in Vehicle.allCases {
+            var tally = Tally()
+            while tally.pairs < 400 {
+                guard let a = Self.randomSnap(graph, vehicle, &rng), let b = Self.randomSnap(graph, vehicle, &rng) else { continue }
+                Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &tally)
+            }
+            print("CH Q1/Q3 \(vehicle): \(tally)")
+            XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
+        }
+    }
+
+    func testWholeCityAllVehiclesMatchAStar() throws {
+        let graph = try WholeCityGraph.load()
+        let pairsPerVehicle = Int(ProcessInfo.processInfo.environment["CH_TEST_PAIRS"] ?? "") ?? 400
+        let (ch, built) = try WholeCityGraph.loadContracted()
+        for (h, seconds) in built {
+            print(String(format: "CH build %@ (this build, 2 vehicles at a time): %.1f s, %d states, %d arcs (%d shortcuts), %d bytes",
+                         h.vehicle.name, seconds, h.stateCount, h.arcCount, h.shortcutCount, h.byteCount))
+        }
+        for v in Vehicle.allCases { XCTAssertNotNil(ch.contractionHierarchy(for: v)) }
+        let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
+        var rng = SeededRNG(seed: 2118)
+        var total = 0
+        for vehicle in Vehicle.allCases {
+            var tally = Tally()
+            while tally.pairs < pairsPerVehicle {
+                guard let a = Self.randomSnap(graph, vehicle, &rng), let b = Self.randomSnap(graph, vehicle, &rng) else { continue }
+                Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &tally)
+            }
+            total += tally.pairs
+            print("CH whole city \(vehicle): \(tally)")
+            XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
+        }
+        // Every turn restriction: from its arriving edge to its leaving edge and to the via node's other edges.
+        var restricted = Tally()
+        let s = graph.storage
+        for i in 0..<s.turnFromEdge.count {
+            let from = Int(s.turnFromEdge[i] >> 1)
+            let via = Int(s.turnFromEdge[i] & 1 == 0 ? s.edgeAdjNode[from] : s.edgeBaseNode[from])
+            for slot in Int(graph.index.adjStart[via])..<Int(graph.index.adjStart[via + 1]) {
+                let to = Int(graph.index.adjDirEdge[slot] >> 1)
+                for vehicle in [Vehicle.car, .motorcycle, .bike] {
+                    let a = Snap(edge: from, segment: 0, distanceAlong: s.edgeDistance[from] / 2, fraction: 0.5,
+                                 point: graph.coordinate(ofNode: via), distance: 0, node: nil)
+                    var b = a
+                    b.edge = to; b.distanceAlong = s.edgeDistance[to] / 2
+                    Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &restricted)
+                }
+            }
+        }
+        print("CH whole city, legs across the \(s.turnFromEdge.count) turn restrictions: \(restricted)")
+        print("CH whole city: \(total) random pairs compared with the A*")
+    }
+
+    func testRandomRestrictionNetworksMatchAStar() {
+        let wsA = RouterWorkspace(), wsC = RouterWorkspace()
+        var tally = Tally()
+        for seed in UInt64(11)...13 {
+            var net = RandomGraphTests.randomNetwork(seed: seed)
+            var rng = SeededRNG(seed: seed &* 31)
+            var waysAt: [Int64: [Int64]] = [:]
+            for w in net.ways { for n in Set(w.nodeIDs) { waysAt[n, default: []].append(w.id) } }
+            let shared = waysAt.filter { $0.value.count >= 2 }.keys.sorted()
+            for _ in 0..<80 {
+                let v = shared.randomElement(using: &rng)!
+                let ws = waysAt[v]!
+                let from = ws.randomElement(using: &rng)!, to = ws.randomElement(using: &rng)!
+                let kind: TurnRestriction.Kind = (from != to && Bool.random(using: &rng)) ? .only : .no
+                net.restrictions.append(TurnRestriction(fromWay: from, viaNode: v, toWay: to, kind: kind, vehicles: .motorVehicles))
+            }
+            let graph = net.build()
+            let ch = Self.hierarchies(graph)
+            for vehicle in [Vehicle.car, .bike] {
+                var done = 0
+                while done < 300 {
+                    guard var a = Self.randomSnap(graph, vehicle, &rng), let b = Self.randomSnap(graph, vehicle, &rng) else { continue }
+                    if a.node == nil && done % 3 == 0 { a.departsForward = Bool.random(using: &rng) }
+                    Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &tally)
+                    done += 1
+                }
+            }
+        }
+        // These synthetic grids are full of exactly tied paths (equal lengths and speeds): weights are asserted
+        // equal in `compare`, the path may be another one.
+        print("CH random restriction networks: \(tally)")
+        XCTAssertGreaterThan(tally.samePath, tally.pairs / 3)
+    }
+
+    func testRoutesMatrixOptionsAndStorage() throws {
+        let (_, graph) = try RealDataTests.load()
+        let ch = Self.hierarchies(graph)
+        var rng = SeededRNG(seed: 5)
+        // Multi-leg routes: identical Route values but for settled counts.
+        var legs = 0
+        while legs < 40 {
+            let snaps = (0..<4).compactMap { _ in Self.randomSnap(graph, .car, &rng) }
+            guard snaps.count == 4, let x = try? Router.route(graph, snaps: snaps, vehicle: .car) else { continue }
+            let y = try Router.route(ch, snaps: snaps, vehicle: .car)
+            XCTAssertEqual(x.weight, y.weight, accuracy: 1e-9 * x.weight)
+            if x.points == y.points {
+                XCTAssertEqual(x.distance, y.distance)
+                XCTAssertEqual(x.time, y.time)
+                XCTAssertEqual(x.instructions.map(\.text), y.instructions.map(\.text))
+                XCTAssertEqual(x.segmentSeconds, y.segmentSeconds)
+            }
+            legs += 3
+        }
+        // Options the hierarchy cannot answer fall back to the A* (same settled count as the A*) — unless the graph
+        // has no edge they concern.
+        let a = graph.position(ofNode: 10), b = graph.position(ofNode: graph.nodeCount - 10)
+        let wsA = RouterWorkspace(graph: graph)
+        let h0 = ch.contractionHierarchy(for: .truck)!
+        XCTAssertFalse(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.toll))
+        XCTAssertTrue(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.ferry))
+        XCTAssertFalse(h0.canAnswer(options: RouteOptions(truckCapacityKg: 20_000), usableSpecial: 0x80))
+        XCTAssertTrue(h0.canAnswer(options: RouteOptions(), usableSpecial: 0xFF))
+        for opts in [RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true), RouteOptions(truckCapacityKg: 20_000)] {
+            let uses = ch.usableHierarchy(.truck, opts) != nil
+            let special = ch.usableSpecial[Vehicle.truck.rawValue]
+            let concerned = (opts.avoidToll && special & EdgeFlag.toll != 0) || (opts.avoidFerry && special & EdgeFlag.ferry != 0)
+                || (opts.truckCapacityKg != nil && special & 0x80 != 0)
+            XCTAssertEqual(uses, !concerned, "\(opts)")
+            let x = Router.travelTime(graph, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
+            let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
+            XCTAssertEqual(x?.seconds ?? -1, y?.seconds ?? -1, accuracy: 1e-9 * (x?.seconds ?? 1))
+            if !uses { XCTAssertEqual(x?.settledNodes, y?.settledNodes, "fallback = the A*") }
+            print("CH options \(opts): \(uses ? "hierarchy" : "A* fallback")")
+        }
+        // Matrix: same cells.
+        for vehicle in [Vehicle.car, .foot] {
+            let pts = (0..<40).compactMap { _ in Self.randomSnap(graph, vehicle, &rng) }
+            let src = Array(pts.prefix(20)), dst = Array(pts.suffix(20)) + [pts[0]]
+            let m1 = try TravelMatrix.compute(graph, sources: src, destinations: dst, vehicle: vehicle)
+            let m2 = try TravelMatrix.compute(ch, sources: src, destinations: dst, vehicle: vehicle)
+            // Seconds: the hierarchy's association of the same sums (1e-9 relative); metres: the same path's unless
+            // an equally fast one was chosen.
+            var same = 0
+            for (c1, c2) in zip(m1.cells, m2.cells) {
+                XCTAssertEqual(c1 == nil, c2 == nil)
+                guard let c1, let c2 else { continue }
+                XCTAssertEqual(c1.seconds, c2.seconds, accuracy: 1e-9 * max(1, c1.seconds))
+                if abs(c1.meters - c2.meters) <= 1e-6 * max(1, c1.meters) { same += 1 }
+            }
+            XCTAssertGreaterThan(same, m1.cells.count * 95 / 100)
+            print("CH matrix \(vehicle) \(src.count)×\(dst.count): \(same) of \(m1.cells.count) cells with the same metres; settled \(m1.settledStates) → \(m2.settledStates)")
+        }
+        // Storage round trip; a hierarchy of another graph is not attached.
+        let h = ch.contractionHierarchy(for: .car)!
+        let back = try ContractionHierarchy(serialized: h.serialized())
+        XCTAssertEqual(back.upHead, h.upHead)
+        XCTAssertEqual(back.downWeight, h.downWeight)
+        XCTAssertEqual(back.arcSecond, h.arcSecond)
+        XCTAssertNotNil(graph.attaching([back]).contractionHierarchy(for: .car))
+        let other = RandomGraphTests.randomNetwork(seed: 3).build()
+        XCTAssertNil(other.attaching([back]).contractionHierarchy(for: .car))
+        var bytes = h.serialized()
+        bytes.removeLast(3)
+        XCTAssertThrowsError(try ContractionHierarchy(serialized: bytes))
+    }
+
+    /// Ferry, toll and maxweight edges: the options that concern them fall back to the A* and give its answers.
+    func testOptionsFallBackToAStar() throws {
+        var net = NetBuilder()
+        net.node(1, 0, 0); net.node(2, 1000, 0); net.node(3, 500, 800)
+        net.way([1, 2], ["route": "ferry", "name": "Phà"])
+        net.way([1, 3], ["highway": "service", "toll": "yes", "name": "Thu Phí"])
+        net.way([3, 2], ["highway": "service", "maxweight": "10", "name": "Cầu Yếu"])
+        let g = net.build()
+        let ch = Self.hierarchies(g)
+        let a = g.snap(latitude: NetBuilder.point(0, 0).latitude, longitude: NetBuilder.point(0, 0).longitude, vehicle: .truck)!
+        let b = g.snap(latitude: NetBuilder.point(1000, 0).latitude, longitude: NetBuilder.point(1000, 0).longitude, vehicle: .truck)!
+        XCTAssertNotNil(ch.usableHierarchy(.truck, RouteOptions()))
+        for opts in [RouteOptions(avoidFerry: true), RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true, truckCapacityKg: 12_000)] {
+            XCTAssertNil(ch.usableHierarchy(.truck, opts), "\(opts)")
+            let ws = RouterWorkspace()
+            let x = Router.travelTime(g, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
+            let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
+            XCTAssertEqual(x?.seconds, y?.seconds)
+            XCTAssertEqual(x?.settledNodes, y?.settledNodes)
+        }
+        let ws = RouterWorkspace()
+        let plain = Router.travelTime(g, from: a, to: b, vehicle: .truck, workspace: ws)
+        let fast = Router.travelTime(ch, from: a, to: b, vehicle: .truck, workspace: ws)
+        XCTAssertEqual(plain?.seconds, fast?.seconds, "ferry allowed: the hierarchy answers")
+    }
+}
