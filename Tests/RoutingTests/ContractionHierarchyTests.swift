@@ -70,7 +70,7 @@ final class ContractionHierarchyTests: XCTestCase {
 
     func testWholeCityAllVehiclesMatchAStar() throws {
         let graph = try WholeCityGraph.load()
-        let pairsPerVehicle = Int(ProcessInfo.processInfo.environment["CH_TEST_PAIRS"] ?? "") ?? 400
+        let pairsPerVehicle = Int(ProcessInfo.processInfo.environment["CH_TEST_PAIRS"] ?? "") ?? 200
         let (ch, built) = try WholeCityGraph.loadContracted()
         for (h, seconds) in built {
             print(String(format: "CH build %@ (this build, 2 vehicles at a time): %.1f s, %d states, %d arcs (%d shortcuts), %d bytes",
