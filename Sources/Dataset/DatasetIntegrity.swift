@@ -58,11 +58,7 @@ public enum DatasetIntegrity {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: headerSize)
-        let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerSize, 0) }
-        guard got == headerSize, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw DatasetError(.damaged, file: path, "not a SQLite dataset (the file header is missing or damaged)")
-        }
+        let header = try sqliteHeader(fd: fd, path: path)
         guard bigEndian(header, at: magicOffset) == sealMagic else { return try quickCheck(path: path) }
         return .sealedCheckDeferred
     }
@@ -74,11 +70,7 @@ public enum DatasetIntegrity {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: headerSize)
-        let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerSize, 0) }
-        guard got == headerSize, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw DatasetError(.damaged, file: path, "not a SQLite dataset (the file header is missing or damaged)")
-        }
+        let header = try sqliteHeader(fd: fd, path: path)
         let magic = bigEndian(header, at: magicOffset)
         guard magic == sealMagic else { return try quickCheck(path: path) }
         let recorded = bigEndian(header, at: checksumOffset)
@@ -87,6 +79,16 @@ public enum DatasetIntegrity {
             throw DatasetError(.damaged, file: path, "the dataset is damaged (its checksum \(hex(actual)) is not the recorded \(hex(recorded)))")
         }
         return .intact
+    }
+
+    /// The file's first `headerSize` bytes, once they say it is a SQLite file.
+    private static func sqliteHeader(fd: Int32, path: String) throws -> [UInt8] {
+        var header = [UInt8](repeating: 0, count: headerSize)
+        let got = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerSize, 0) }
+        guard got == headerSize, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw DatasetError(.damaged, file: path, "not a SQLite dataset (the file header is missing or damaged)")
+        }
+        return header
     }
 
     /// CRC-32 of the file with bytes 60–63 counted as zero: its halves on two threads, combined.

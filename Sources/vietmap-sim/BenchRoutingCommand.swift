@@ -3,6 +3,7 @@ import DefaultData
 import Dispatch
 import Foundation
 import Routing
+import Scenarios
 
 /// `vietmap-sim bench-routing` (for Scripts/bench-routing; prints figures, asserts nothing): A* vs contraction
 /// hierarchy on one road graph — CH build time, arcs and bytes per vehicle, route p50/p99 and settled states of
@@ -63,7 +64,7 @@ enum BenchRoutingCommand {
         let withCH = plain.attaching(hierarchies)
         let ws = RouterWorkspace(graph: plain)
         for v in vehicles {
-            var rng = SplitMixLite(seed: 42 &+ UInt64(v.rawValue))
+            var rng = SeededGenerator(seed: 42 &+ UInt64(v.rawValue))
             var chMicros: [Double] = [], chSettled: [Double] = [], aMicros: [Double] = [], aSettled: [Double] = []
             var mismatches = 0, compared = 0, unreachable = 0, attempts = 0
             while chMicros.count < pairs && attempts < pairs * 20 {
@@ -200,18 +201,5 @@ enum BenchRoutingCommand {
             }
         }
         return out
-    }
-}
-
-/// SplitMix64, local (the CLI does not link the test support).
-struct SplitMixLite {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
