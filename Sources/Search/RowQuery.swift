@@ -15,7 +15,7 @@ extension SearchIndex {
     /// rows in order (its rows are then common enough that the first matches come early).
     static let markLimit = 4_096
     /// Such a scan reads at most this many rows, the most important first (rows are numbered by
-    /// importance): it costs ≈ 1 ms per 100,000 rows, and a country holds millions — past the
+    /// importance): its cost grows with the rows it reads, and a country holds millions — past the
     /// first 400,000 the word stages near the focus and the name starts find the rest. (A city's
     /// rows are all read, as before.)
     static let commonScanRows = 400_000
