@@ -12,14 +12,14 @@ import PackageDescription
 ///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
-///   ArrayBlob                           (the blob format of stored arrays: road graph, search index)
+///   ArrayBlob                           (stored arrays: the blob format, views read in place from mapped file sections)
 ///   ArrayBlob → Routing                 (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   CZlib → PBFWriter                   (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
-///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib → Dataset  (schema, importers — the road graph contracted per vehicle —, dataset location/caching)
+///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob → Dataset  (schema, importers — the road graph contracted per vehicle —, sections read in place, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "OSMReader", dependencies: ["CZlib"]),
         .target(name: "PBFWriter", dependencies: ["CZlib"]),
         .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib", "ArrayBlob"]),
         .executableTarget(name: "embed-resources", dependencies: ["CZlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .target(name: "EmbeddedFiles", dependencies: ["CZlib"]),

@@ -1,4 +1,6 @@
+import ArrayBlob
 import Foundation
+import Routing
 import SQLiteStore
 import Search
 import TextFolding
@@ -51,7 +53,24 @@ struct DatasetWriter {
         }
     }
 
+    /// Writes the database, then (closed) appends the structures read in place (``DatasetSections``).
     private func writeDatabase(into report: inout DatasetBuildReport) throws {
+        let index = try writeTables(into: &report)
+        var sections: [(name: String, bytes: [UInt8])] = []
+        if let roadGraph {
+            sections.append((RoadGraph.sectionName, roadGraph))
+            for (vehicle, data) in roadGraphCH { sections.append((ContractionHierarchy.sectionName(vehicle: vehicle), data)) }
+        }
+        sections.append((SearchIndex.sectionName, index))
+        do {
+            try FileSections.append(to: path, sections)
+        } catch {
+            throw DatasetError(.output, file: path, "cannot write the dataset's sections: \(error)")
+        }
+    }
+
+    /// The tables, in one transaction; returns the search index blob.
+    private func writeTables(into report: inout DatasetBuildReport) throws -> [UInt8] {
         let db = try Database(path: path, mode: .create)
         // A fresh private temp file: no journal needed, it is renamed into place only when complete.
         try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
@@ -201,28 +220,15 @@ struct DatasetWriter {
             for street in places.streets { streetRows[TextFolding.fold(street.name), default: 0] += 1 }
             try meta(DatasetSchema.MetaKey.streetInitials,
                      StreetInitials.derive(streetRows).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
-
-            if let roadGraph {
-                let insertGraph = try db.prepare("INSERT INTO road_graph(id, data) VALUES (1, ?)")
-                try insertGraph.bind(.blob(roadGraph))
-                try insertGraph.run()
-                let insertCH = try db.prepare("INSERT INTO road_graph_ch(vehicle, data) VALUES (?, ?)")
-                for (vehicle, data) in roadGraphCH {
-                    try insertCH.bind(.integer(Int64(vehicle)), .blob(data))
-                    try insertCH.run()
-                }
-            }
         }
         // Merge the FTS b-trees into one: smaller file, faster queries.
         try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")
         try db.execute("INSERT INTO place_name_fts(place_name_fts) VALUES('optimize')")
         // The in-memory search index, from the place rows and the words exactly as FTS5 tokenized them.
         let index = try SearchIndex.build(from: db).serialized()
-        let insertIndex = try db.prepare("INSERT INTO search_index(id, data) VALUES (1, ?)")
-        try insertIndex.bind(.blob(index))
-        try insertIndex.run()
         // Statistics for the planner: without them a join of place_fts with place filtered on
         // kind probes the FTS index once per place row (seconds instead of milliseconds).
         try db.execute("ANALYZE")
+        return index
     }
 }

@@ -357,9 +357,9 @@ struct PriorityQueue {
 
 extension ContractionHierarchy {
     static let magic = "VMCH"
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
-    /// One little-endian `ArrayBlob` of the flat arrays (the dataset's `road_graph_ch` rows).
+    /// One little-endian `ArrayBlob` of the flat arrays (a dataset's `road_graph_ch.<vehicle>` section).
     public func serialized() -> [UInt8] {
         var out = ArrayBlobWriter(magic: Self.magic, version: Self.version)
         out.append(UInt64(vehicle.rawValue)); out.append(UInt64(nodeCount)); out.append(UInt64(edgeCount))
@@ -369,6 +369,14 @@ extension ContractionHierarchy {
         out.append(downStart); out.append(downTail); out.append(downWeight); out.append(downArc)
         out.append(arcFirst); out.append(arcSecond)
         return out.bytes
+    }
+
+    /// Its section in a dataset file (`FileSections`).
+    public static func sectionName(vehicle: Int) -> String { "road_graph_ch.\(vehicle)" }
+
+    /// The hierarchy stored in `region` (a mapped dataset section).
+    public convenience init(region: ByteRegion) throws(RoadGraphError) {
+        try self.init(serialized: Array(region.bytes))
     }
 
     public convenience init(serialized bytes: [UInt8]) throws(RoadGraphError) {

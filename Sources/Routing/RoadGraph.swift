@@ -192,7 +192,7 @@ public struct RoadGraph: Sendable {
 
 extension RoadGraph.Storage {
     static let magic = "VMRG"
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     /// One self-describing little-endian blob of all arrays (`ArrayBlobWriter`; alternative to storing
     /// each array as a BLOB).
@@ -234,6 +234,14 @@ extension RoadGraph.Storage {
 }
 
 extension RoadGraph {
+    /// Its section in a dataset file (`FileSections`).
+    public static let sectionName = "road_graph"
+
+    /// The graph stored in `region` (a mapped dataset section).
+    public init(region: ByteRegion, minNetworkSize: Int = RoadGraph.defaultMinNetworkSize) throws(RoadGraphError) {
+        try self.init(serialized: Array(region.bytes), minNetworkSize: minNetworkSize)
+    }
+
     public init(serialized bytes: [UInt8],
                 minNetworkSize: Int = RoadGraph.defaultMinNetworkSize) throws(RoadGraphError) {
         try self.init(storage: Storage(serialized: bytes), minNetworkSize: minNetworkSize)

@@ -31,7 +31,7 @@ public final class PlaceSearch: Sendable {
         kindWords = Set((meta["kind_words"] ?? "").split(separator: " ").map(String.init))
         // (A dataset imported before phrases were stored: each kind word is a phrase, as then.)
         kindPhrases = KindPhrases(meta["kind_phrases"].map { $0.split(separator: "|").map(String.init) } ?? kindWords.sorted())
-        index = try SearchIndex.load(from: database)
+        index = try SearchIndex.load(path: databasePath, database: database)
         let mapping = try AdminMapping(database: database)
         geocoder = ReverseGeocoder(index: index, mapping: mapping)
         migration = AddressMigration(admin: admin, mapping: mapping, geocoder: geocoder)

@@ -75,9 +75,12 @@ public final class SearchIndex: Sendable {
 
     // MARK: - Storage
 
+    /// Its section in a dataset file (`FileSections`).
+    public static let sectionName = "search_index"
+
     static let magic = "VMSX"
     /// Bump when the layout below or the meaning of a column changes.
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
 
     /// The index as one blob (`ArrayBlobWriter`).
     public func serialized() -> [UInt8] {
@@ -111,7 +114,12 @@ public final class SearchIndex: Sendable {
 
     /// `decode` of bytes held elsewhere (SQLite's copy of the column).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws -> SearchIndex {
-        var r = try ArrayBlobReader(bytes, magic: Self.magic, version: Self.formatVersion)
+        try decode(ByteRegion(copying: bytes))
+    }
+
+    /// The index stored in `region` (a mapped dataset section).
+    public static func decode(_ region: ByteRegion) throws -> SearchIndex {
+        var r = try ArrayBlobReader(region, magic: Self.magic, version: Self.formatVersion)
         let kind: [UInt8] = try r.array(), scheme: [UInt8] = try r.array(), adminLevel: [UInt8] = try r.array()
         let lat = try r.array(Double.self), lng = try r.array(Double.self), importance = try r.array(Double.self)
         let codes: [Int32] = try r.array(), cell: [Int32] = try r.array(), textStart: [UInt32] = try r.array()
@@ -264,7 +272,16 @@ public final class SearchIndex: Sendable {
         return SearchIndex(places: places, terms: TermIndex(triples: triples, rows: kind.count), typos: try TypoVocabulary(database: database))
     }
 
-    /// The stored index of a dataset (`search_index`), or one built from its tables when it has none.
+    /// The stored index of the dataset at `path`: its section, mapped; in a dataset written before
+    /// sections existed, its `search_index` table; or one built from its tables when it has neither.
+    public static func load(path: String, database: Database) throws -> SearchIndex {
+        if let region = try FileSections.map(path: path, name: sectionName) {
+            return try decode(region)
+        }
+        return try load(from: database)
+    }
+
+    /// The index of a dataset's `search_index` table, or one built from its tables when it has none.
     public static func load(from database: Database) throws -> SearchIndex {
         let exists = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_index'")
         if try exists.step(), exists.int(0) > 0 {
