@@ -96,31 +96,17 @@ public enum DatasetSchema {
           PRIMARY KEY(level, old_code, new_code)) WITHOUT ROWID;
         """
 
-    /// The road graph for routing, one row: `RoadGraph.serialized()` (loaded into memory at start;
-    /// no SQL on the routing path).
-    public static let createRoadGraph = """
-        CREATE TABLE road_graph(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
-        """
-
-    /// The road graph's contraction hierarchies, one row per vehicle (`Vehicle.rawValue`):
-    /// `ContractionHierarchy.serialized()` (flat arrays, an ArrayBlob). Optional: a dataset without the table
-    /// (written before it existed) routes with the A* alone, so adding it did not change `schemaVersion`.
-    public static let createRoadGraphCH = """
-        CREATE TABLE road_graph_ch(vehicle INTEGER PRIMARY KEY, data BLOB NOT NULL);
-        """
-
-    /// The search index, one row: `SearchIndex.serialized()` (places, words and cells in memory
-    /// at start; no SQL on the autocomplete path).
-    public static let createSearchIndex = """
-        CREATE TABLE search_index(id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
-        """
+    // The road graph, its contraction hierarchies and the search index are no tables: they are
+    // sections after the SQLite pages (`FileSections`: `road_graph`, `road_graph_ch.<vehicle>`,
+    // `search_index`), mapped and read in place by `serve`. Datasets of builder version ≤ 13 kept
+    // them in the tables `road_graph`, `road_graph_ch` and `search_index`.
 
     public static let createIndexes = """
         CREATE INDEX place_kind ON place(kind);
         """
 
     /// Every statement, in order.
-    public static let allStatements: [String] = [createMeta, createAdminUnit, createAdminLink, createPlace, createPlaceFTS, createPlaceNameFTS, createRoadGraph, createRoadGraphCH, createSearchIndex, createIndexes]
+    public static let allStatements: [String] = [createMeta, createAdminUnit, createAdminLink, createPlace, createPlaceFTS, createPlaceNameFTS, createIndexes]
 
     /// The whole DDL as one script.
     public static var ddl: String { allStatements.joined(separator: "\n") }

@@ -2,10 +2,9 @@ import ArrayBlob
 import Routing
 import SQLiteStore
 
-/// Reads the road graph a dataset carries with its contraction hierarchies: mapped from the
-/// file's sections (``DatasetSections``), or, in a dataset written before sections existed,
-/// copied from the tables `road_graph` and `road_graph_ch` (absent from still older datasets:
-/// those route with the A* alone).
+/// Reads the road graph a dataset carries with its contraction hierarchies, mapped from the
+/// file's sections (`FileSections`) and read in place. A dataset without hierarchy sections
+/// routes with the A* alone.
 public enum RoadGraphStore {
     /// The dataset's road graph, or `nil` when it was built without OSM road input.
     public static func load(databasePath: String) throws -> RoadGraph? {
@@ -35,26 +34,13 @@ public enum RoadGraphStore {
             }
             return graph.attaching(hierarchies)
         }
+        // (Builder version ≤ 13 kept the graph in a table, in a blob format since changed.)
         let db = try Database(path: databasePath, mode: .immutable)
-        let statement = try db.prepare("SELECT data FROM road_graph WHERE id = 1")
-        guard try statement.step() else { return nil }
-        let graph: RoadGraph
-        do {
-            graph = try RoadGraph(serialized: statement.blob(0))
-        } catch {
-            throw DatasetError(.database, file: databasePath, "the stored road graph is damaged: \(error)")
-        }
-        let table = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'road_graph_ch'")
-        guard try table.step() else { return graph }
-        var hierarchies: [ContractionHierarchy] = []
-        let rows = try db.prepare("SELECT data FROM road_graph_ch ORDER BY vehicle")
-        while try rows.step() {
-            do {
-                hierarchies.append(try ContractionHierarchy(serialized: rows.blob(0)))
-            } catch {
-                throw DatasetError(.database, file: databasePath, "a stored contraction hierarchy is damaged: \(error)")
-            }
-        }
-        return graph.attaching(hierarchies)
+        let table = try db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'road_graph'")
+        guard try table.step() else { return nil }
+        let row = try db.prepare("SELECT 1 FROM road_graph LIMIT 1")
+        guard try row.step() else { return nil }
+        throw DatasetError(.database, file: databasePath,
+                           "its road graph was stored by an older vietmap-sim, in a format this one no longer reads: import the data again")
     }
 }

@@ -1,3 +1,4 @@
+import ArrayBlob
 import Foundation
 
 /// Rows by the *squashed* key of their name and of each other name: the folded words with the
@@ -9,10 +10,10 @@ import Foundation
 /// Built at import with the rest of ``SearchIndex`` and stored in its blob: one sorted array of
 /// (64-bit hash, row), ≈ 12 bytes a name.
 struct ExactNames: Sendable {
-    let hashes: [UInt64]
-    let rows: [Int32]
+    let hashes: StoredArray<UInt64>
+    let rows: StoredArray<Int32>
 
-    init(hashes: [UInt64], rows: [Int32]) { (self.hashes, self.rows) = (hashes, rows) }
+    init(hashes: StoredArray<UInt64>, rows: StoredArray<Int32>) { (self.hashes, self.rows) = (hashes, rows) }
 
     /// FNV-1a of the bytes without spaces.
     static func squashedHash<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
@@ -40,7 +41,7 @@ struct ExactNames: Sendable {
             }
         }
         out.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.row < $1.row }
-        return ExactNames(hashes: out.map(\.hash), rows: out.map(\.row))
+        return ExactNames(hashes: StoredArray(out.map(\.hash)), rows: StoredArray(out.map(\.row)))
     }
 
     /// The rows one of whose names squashes to the squashed `words` (hash equality: callers score them).

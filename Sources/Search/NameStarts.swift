@@ -1,3 +1,4 @@
+import ArrayBlob
 import Foundation
 import TextFolding
 
@@ -13,11 +14,11 @@ import TextFolding
 struct NameStarts: Sendable {
     /// One list: every entry's row and its key's range in `arena`, and the entries sorted by key.
     struct Table: Sendable, Equatable {
-        var arena: [UInt8] = []
-        var row: [Int32] = []
-        var start: [UInt32] = []
-        var end: [UInt32] = []
-        var order: [Int32] = []
+        var arena: StoredArray<UInt8> = []
+        var row: StoredArray<Int32> = []
+        var start: StoredArray<UInt32> = []
+        var end: StoredArray<UInt32> = []
+        var order: StoredArray<Int32> = []
 
         /// Whether its arrays agree with each other and with `rows` places (a damaged blob never traps).
         func isConsistent(rows: Int) -> Bool {
@@ -86,8 +87,12 @@ struct NameStarts: Sendable {
 
     /// Both lists of `places`' names.
     static func build(_ places: PlaceColumns) -> NameStarts {
-        var accented = Table(), folded = Table()
-        func add(_ key: [UInt8], row: Int, to table: inout Table) {
+        /// A table while it is built.
+        struct Lists {
+            var arena: [UInt8] = [], row: [Int32] = [], start: [UInt32] = [], end: [UInt32] = [], order: [Int32] = []
+        }
+        var accented = Lists(), folded = Lists()
+        func add(_ key: [UInt8], row: Int, to table: inout Lists) {
             guard !key.isEmpty else { return }
             table.row.append(Int32(row))
             table.start.append(UInt32(table.arena.count))
@@ -103,7 +108,7 @@ struct NameStarts: Sendable {
             let name = places.text(row, .name)
             if TextFolding.hasAccents(name) { add(accentedKey(name), row: row, to: &accented) }
         }
-        func sort(_ table: inout Table) {
+        func sort(_ table: inout Lists) {
             table.arena.withUnsafeBufferPointer { arena in
                 guard let base = arena.baseAddress else { return }
                 let (start, end) = (table.start, table.end)
@@ -118,7 +123,11 @@ struct NameStarts: Sendable {
         }
         sort(&accented)
         sort(&folded)
-        return NameStarts(accented: accented, folded: folded)
+        func stored(_ lists: Lists) -> Table {
+            Table(arena: StoredArray(lists.arena), row: StoredArray(lists.row), start: StoredArray(lists.start),
+                  end: StoredArray(lists.end), order: StoredArray(lists.order))
+        }
+        return NameStarts(accented: stored(accented), folded: stored(folded))
     }
 
     /// The rows whose name begins with `text` (accented when `text` has accents, else folded),

@@ -1,7 +1,8 @@
+import ArrayBlob
 import Foundation
 
-/// Every place of a dataset in memory, column by column (the `place` table without SQL): fixed
-/// fields in typed arrays, text in one byte arena. Row `doc` is place id `doc + 1`, so row order
+/// Every place of a dataset, column by column (the `place` table without SQL): fixed fields in
+/// typed arrays, text in one byte arena — read in place from the dataset's mapped section. Row `doc` is place id `doc + 1`, so row order
 /// is importance order. Search scores candidates straight from these columns and builds a
 /// ``PlaceRecord`` only for the places it answers with.
 final class PlaceColumns: Sendable {
@@ -13,32 +14,34 @@ final class PlaceColumns: Sendable {
     }
     static let fieldCount = Field.allCases.count
 
-    let kind: [UInt8]
+    let kind: StoredArray<UInt8>
     /// 0 for places of both schemes, else the ``AddressFormat`` raw value.
-    let scheme: [UInt8]
+    let scheme: StoredArray<UInt8>
     /// For admin units the ``AdminLevel`` raw value, else 255.
-    let adminLevel: [UInt8]
-    let lat: [Double]
-    let lng: [Double]
-    let importance: [Double]
+    let adminLevel: StoredArray<UInt8>
+    let lat: StoredArray<Double>
+    let lng: StoredArray<Double>
+    let importance: StoredArray<Double>
     /// new_ward, new_province, old_ward, old_district, old_province: five per row.
-    let codes: [Int32]
+    let codes: StoredArray<Int32>
     /// The row's grid cell (``DatasetSchema/cellToken``'s number).
-    let cell: [Int32]
+    let cell: StoredArray<Int32>
     /// Start of each text field in `arena`: `fieldCount` per row, then the end of the last.
-    let textStart: [UInt32]
+    let textStart: StoredArray<UInt32>
     /// Each row's address group, and where in `arena` (after the rows' fields) each group's text starts
     /// (one more start than groups: the arena's end).
-    let addressGroup: [UInt32]
-    let groupStart: [UInt32]
-    let arena: [UInt8]
+    let addressGroup: StoredArray<UInt32>
+    let groupStart: StoredArray<UInt32>
+    let arena: StoredArray<UInt8>
     /// Row numbers sorted by key (for look-ups by key).
-    let byKey: [UInt32]
+    let byKey: StoredArray<UInt32>
 
     var count: Int { kind.count }
 
-    init(kind: [UInt8], scheme: [UInt8], adminLevel: [UInt8], lat: [Double], lng: [Double], importance: [Double],
-         codes: [Int32], cell: [Int32], textStart: [UInt32], addressGroup: [UInt32], groupStart: [UInt32], arena: [UInt8], byKey: [UInt32]) {
+    init(kind: StoredArray<UInt8>, scheme: StoredArray<UInt8>, adminLevel: StoredArray<UInt8>, lat: StoredArray<Double>,
+         lng: StoredArray<Double>, importance: StoredArray<Double>, codes: StoredArray<Int32>, cell: StoredArray<Int32>,
+         textStart: StoredArray<UInt32>, addressGroup: StoredArray<UInt32>, groupStart: StoredArray<UInt32>,
+         arena: StoredArray<UInt8>, byKey: StoredArray<UInt32>) {
         (self.kind, self.scheme, self.adminLevel, self.lat, self.lng, self.importance) = (kind, scheme, adminLevel, lat, lng, importance)
         (self.codes, self.cell, self.textStart, self.arena, self.byKey) = (codes, cell, textStart, arena, byKey)
         (self.addressGroup, self.groupStart) = (addressGroup, groupStart)

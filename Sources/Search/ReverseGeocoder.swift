@@ -1,3 +1,4 @@
+import ArrayBlob
 import Foundation
 
 /// Reverse geocoding: the places nearest a coordinate, answered from memory over a fine grid of
@@ -19,11 +20,11 @@ public final class ReverseGeocoder: Sendable {
     private let mapping: AdminMapping
     /// Grid of ordinary places: sorted distinct cell keys, the rows of `cellKeys[i]` are
     /// `cellRows[cellStart[i]..<cellStart[i + 1]]`.
-    private let cellKeys: [Int64]
-    private let cellStart: [UInt32]
-    private let cellRows: [UInt32]
+    private let cellKeys: StoredArray<Int64>
+    private let cellStart: StoredArray<UInt32>
+    private let cellRows: StoredArray<UInt32>
     /// Rows of the new-scheme ward units (for the centroid fallback).
-    private let newWardRows: [UInt32]
+    private let newWardRows: StoredArray<UInt32>
 
     /// Grid cell size in degrees (≈ 440 m).
     static let cellDegrees = 0.004
@@ -38,34 +39,8 @@ public final class ReverseGeocoder: Sendable {
     init(index: SearchIndex, mapping: AdminMapping) {
         places = index.places
         self.mapping = mapping
-        let admin = UInt8(PlaceKind.admin.rawValue)
-        var pairs: [(key: Int64, row: UInt32)] = []
-        var wards: [UInt32] = []
-        pairs.reserveCapacity(places.count)
-        for row in 0..<places.count {
-            if places.kind[row] == admin {
-                if places.scheme[row] == UInt8(AddressFormat.new.rawValue), places.adminLevel[row] == UInt8(AdminLevel.ward.rawValue) {
-                    wards.append(UInt32(row))
-                }
-                continue
-            }
-            // A coordinate outside the globe (a damaged index) is in no cell, rather than a trap.
-            let lat = places.lat[row], lng = places.lng[row]
-            guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { continue }
-            pairs.append((Self.cellKey(row: Self.cellRow(lat), column: Self.cellColumn(lng)), UInt32(row)))
-        }
-        pairs.sort { ($0.key, $0.row) < ($1.key, $1.row) }
-        var keys: [Int64] = [], starts: [UInt32] = [], rows: [UInt32] = []
-        rows.reserveCapacity(pairs.count)
-        for (i, pair) in pairs.enumerated() {
-            if keys.last != pair.key {
-                keys.append(pair.key)
-                starts.append(UInt32(i))
-            }
-            rows.append(pair.row)
-        }
-        starts.append(UInt32(pairs.count))
-        (cellKeys, cellStart, cellRows, newWardRows) = (keys, starts, rows, wards)
+        let grid = index.reverseGrid
+        (cellKeys, cellStart, cellRows, newWardRows) = (grid.cellKeys, grid.cellStart, grid.cellRows, grid.newWardRows)
     }
 
     static func cellRow(_ lat: Double) -> Int64 { Int64(((lat + 90) / cellDegrees).rounded(.down)) }

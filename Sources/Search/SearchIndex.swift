@@ -3,10 +3,11 @@ import ArrayBlob
 import SQLiteStore
 import TextFolding
 
-/// Everything search reads, in memory: the places (``PlaceColumns``), their words
-/// (``TermIndex``) and their grid cells. Built once at import from the dataset's `place` table
-/// and FTS5 tables and stored in the dataset (`search_index`), so a warm start reads one blob;
-/// a dataset without it (written by an older importer) gets it built at start.
+/// Everything search reads: the places (``PlaceColumns``), their words (``TermIndex``), their
+/// grid cells, names by exact key and by how they begin, the typo vocabulary and the reverse
+/// geocoder's grid. Built once at import from the dataset's `place` table and FTS5 tables and
+/// stored in the dataset (its `search_index` section), which `serve` maps and reads in place: a
+/// start reads a few hundred bytes of it, whatever the country's size.
 ///
 /// The answers are those of the FTS5 statements it replaced (`place_fts`, `place_name_fts`:
 /// every word in the name, the last a prefix, `ORDER BY rowid LIMIT n`): a test compares the
@@ -15,14 +16,16 @@ public final class SearchIndex: Sendable {
     let places: PlaceColumns
     let terms: TermIndex
     /// Sorted distinct cells; the rows of cell `cellKeys[i]` are `cellRows[cellStart[i]..<cellStart[i + 1]]`.
-    let cellKeys: [Int32]
-    let cellStart: [UInt32]
-    let cellRows: [UInt32]
+    let cellKeys: StoredArray<Int32>
+    let cellStart: StoredArray<UInt32>
+    let cellRows: StoredArray<UInt32>
     /// Rows by their squashed names, and by how their names begin: derived from `places` at import.
     let exactNames: ExactNames
     let nameStarts: NameStarts
     /// The names' words, for correcting one typing error: from the FTS5 vocabulary at import.
     let typos: TypoVocabulary
+    /// The places by fine cell, for reverse geocoding.
+    let reverseGrid: ReverseGrid
 
     /// Size of the grid cells, in degrees (≈ 5.5 km).
     public static let cellDegrees = 0.05
@@ -45,12 +48,14 @@ public final class SearchIndex: Sendable {
         return out.sorted()
     }
 
-    init(places: PlaceColumns, terms: TermIndex, cellKeys: [Int32], cellStart: [UInt32], cellRows: [UInt32], typos: TypoVocabulary,
-         exactNames: ExactNames? = nil, nameStarts: NameStarts? = nil) {
+    init(places: PlaceColumns, terms: TermIndex, cellKeys: StoredArray<Int32>, cellStart: StoredArray<UInt32>,
+         cellRows: StoredArray<UInt32>, typos: TypoVocabulary, exactNames: ExactNames? = nil, nameStarts: NameStarts? = nil,
+         reverseGrid: ReverseGrid? = nil) {
         self.typos = typos
         (self.places, self.terms, self.cellKeys, self.cellStart, self.cellRows) = (places, terms, cellKeys, cellStart, cellRows)
         self.exactNames = exactNames ?? ExactNames.build(places)
         self.nameStarts = nameStarts ?? NameStarts.build(places)
+        self.reverseGrid = reverseGrid ?? ReverseGrid.build(places)
     }
 
     /// An index whose cell lists are made from the places' cells.
@@ -67,7 +72,8 @@ public final class SearchIndex: Sendable {
             rows.append(pair.row)
         }
         starts.append(UInt32(pairs.count))
-        self.init(places: places, terms: terms, cellKeys: keys, cellStart: starts, cellRows: rows, typos: typos)
+        self.init(places: places, terms: terms, cellKeys: StoredArray(keys), cellStart: StoredArray(starts), cellRows: StoredArray(rows),
+                  typos: typos)
     }
 
     /// Number of places.
@@ -92,18 +98,16 @@ public final class SearchIndex: Sendable {
         writer.append(p.arena); writer.append(p.byKey)
         writer.append(terms.vocabulary); writer.append(terms.termStart)
         writer.append(terms.postings); writer.append(terms.rowTerms)
-        for column in 0..<TermIndex.columnCount {
-            writer.append(Array(terms.postingStart(column))); writer.append(Array(terms.rowStart(column)))
-        }
+        writer.append(terms.postingStarts); writer.append(terms.rowStarts)
         writer.append(cellKeys); writer.append(cellStart); writer.append(cellRows)
         writer.append(exactNames.hashes); writer.append(exactNames.rows)
         for table in [nameStarts.accented, nameStarts.folded] {
             writer.append(table.arena); writer.append(table.row); writer.append(table.start); writer.append(table.end); writer.append(table.order)
         }
-        var wordEnds: [UInt32] = [], wordBytes: [UInt8] = []
-        for word in typos.words { wordBytes += word.utf8; wordEnds.append(UInt32(wordBytes.count)) }
-        writer.append(wordBytes); writer.append(wordEnds); writer.append(typos.frequency)
+        writer.append(typos.wordBytes); writer.append(typos.wordEnds); writer.append(typos.frequency)
         writer.append(typos.deletionHashes); writer.append(typos.deletionWords)
+        let grid = reverseGrid
+        writer.append(grid.cellKeys); writer.append(grid.cellStart); writer.append(grid.cellRows); writer.append(grid.newWardRows)
         return writer.bytes
     }
 
@@ -112,81 +116,93 @@ public final class SearchIndex: Sendable {
         try bytes.withUnsafeBytes { try decode($0) }
     }
 
-    /// `decode` of bytes held elsewhere (SQLite's copy of the column).
+    /// `decode` of bytes held elsewhere (SQLite's copy of the column), checking every element.
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws -> SearchIndex {
-        try decode(ByteRegion(copying: bytes))
+        let index = try decode(ByteRegion(copying: bytes))
+        try index.validate()
+        return index
     }
 
-    /// The index stored in `region` (a mapped dataset section).
+    /// The index stored in `region` (a mapped dataset section), read in place: only the arrays'
+    /// counts are checked here — O(1), so a start does not read the country — and ``validate()``
+    /// checks every element. (A sealed dataset's checksum covers these bytes; for a large file
+    /// it is compared in the background after start.)
     public static func decode(_ region: ByteRegion) throws -> SearchIndex {
         var r = try ArrayBlobReader(region, magic: Self.magic, version: Self.formatVersion)
-        let kind: [UInt8] = try r.array(), scheme: [UInt8] = try r.array(), adminLevel: [UInt8] = try r.array()
-        let lat = try r.array(Double.self), lng = try r.array(Double.self), importance = try r.array(Double.self)
-        let codes: [Int32] = try r.array(), cell: [Int32] = try r.array(), textStart: [UInt32] = try r.array()
-        let addressGroup: [UInt32] = try r.array(), groupStart: [UInt32] = try r.array()
-        let arena: [UInt8] = try r.array(), byKey: [UInt32] = try r.array()
-        let vocabulary: [UInt8] = try r.array(), termStart: [UInt32] = try r.array()
-        let postings: [UInt32] = try r.array(), rowTerms: [UInt32] = try r.array()
-        var postingStart: [[UInt32]] = [], rowStart: [[UInt32]] = []
-        for _ in 0..<TermIndex.columnCount {
-            postingStart.append(try r.array()); rowStart.append(try r.array())
-        }
-        let cellKeys: [Int32] = try r.array(), cellStart: [UInt32] = try r.array(), cellRows: [UInt32] = try r.array()
-        let exactHashes: [UInt64] = try r.array(), exactRows: [Int32] = try r.array()
+        let kind: StoredArray<UInt8> = try r.stored(), scheme: StoredArray<UInt8> = try r.stored()
+        let adminLevel: StoredArray<UInt8> = try r.stored()
+        let lat: StoredArray<Double> = try r.stored(), lng: StoredArray<Double> = try r.stored()
+        let importance: StoredArray<Double> = try r.stored()
+        let codes: StoredArray<Int32> = try r.stored(), cell: StoredArray<Int32> = try r.stored()
+        let textStart: StoredArray<UInt32> = try r.stored()
+        let addressGroup: StoredArray<UInt32> = try r.stored(), groupStart: StoredArray<UInt32> = try r.stored()
+        let arena: StoredArray<UInt8> = try r.stored(), byKey: StoredArray<UInt32> = try r.stored()
+        let vocabulary: StoredArray<UInt8> = try r.stored(), termStart: StoredArray<UInt32> = try r.stored()
+        let postings: StoredArray<UInt32> = try r.stored(), rowTerms: StoredArray<UInt32> = try r.stored()
+        let postingStarts: StoredArray<UInt32> = try r.stored(), rowStarts: StoredArray<UInt32> = try r.stored()
+        let cellKeys: StoredArray<Int32> = try r.stored(), cellStart: StoredArray<UInt32> = try r.stored()
+        let cellRows: StoredArray<UInt32> = try r.stored()
+        let exactHashes: StoredArray<UInt64> = try r.stored(), exactRows: StoredArray<Int32> = try r.stored()
         var starts: [NameStarts.Table] = []
         for _ in 0..<2 {
-            starts.append(NameStarts.Table(arena: try r.array(), row: try r.array(), start: try r.array(), end: try r.array(), order: try r.array()))
+            starts.append(NameStarts.Table(arena: try r.stored(), row: try r.stored(), start: try r.stored(), end: try r.stored(),
+                                           order: try r.stored()))
         }
-        let wordBytes: [UInt8] = try r.array(), wordEnds: [UInt32] = try r.array(), frequency: [Int32] = try r.array()
-        let deletionHashes: [UInt64] = try r.array(), deletionWords: [Int32] = try r.array()
+        let wordBytes: StoredArray<UInt8> = try r.stored(), wordEnds: StoredArray<UInt32> = try r.stored()
+        let frequency: StoredArray<Int32> = try r.stored()
+        let deletionHashes: StoredArray<UInt64> = try r.stored(), deletionWords: StoredArray<Int32> = try r.stored()
+        let grid = ReverseGrid(cellKeys: try r.stored(), cellStart: try r.stored(), cellRows: try r.stored(), newWardRows: try r.stored())
         let n = kind.count
         func fail(_ what: String) -> ArrayBlobReader.Malformed { ArrayBlobReader.Malformed(reason: "search index: " + what) }
         guard r.isAtEnd else { throw fail("trailing bytes") }
+        // O(1) checks: the counts, and the last offsets against the arrays they index.
         guard [scheme.count, adminLevel.count, lat.count, lng.count, importance.count, cell.count, byKey.count, addressGroup.count]
                 .allSatisfy({ $0 == n }),
               codes.count == 5 * n, textStart.count == PlaceColumns.fieldCount * n + 1,
-              let groupsFrom = groupStart.first, textStart.last == groupsFrom, groupStart.last.map({ Int($0) == arena.count }) ?? false,
-              zip(textStart, textStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(groupStart, groupStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-              addressGroup.allSatisfy({ Int($0) < groupStart.count - 1 }),
-              byKey.allSatisfy({ Int($0) < n }) else { throw fail("place columns disagree") }
+              let groupsFrom = groupStart.first, textStart.last == groupsFrom, groupStart.last.map({ Int($0) == arena.count }) ?? false
+        else { throw fail("place columns disagree") }
         let termCount = termStart.count - 1
         guard termCount >= 0, termStart.last.map({ Int($0) == vocabulary.count }) ?? false,
-              zip(termStart, termStart.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail("vocabulary disagrees") }
-        guard postings.allSatisfy({ Int($0) < n }), rowTerms.allSatisfy({ Int($0) < termCount }) else { throw fail("postings disagree") }
-        for c in 0..<TermIndex.columnCount {
-            guard postingStart[c].count == termCount + 1, rowStart[c].count == n + 1,
-                  Int(postingStart[c].last!) <= postings.count, Int(rowStart[c].last!) <= rowTerms.count,
-                  zip(postingStart[c], postingStart[c].dropFirst()).allSatisfy({ $0 <= $1 }),
-                  zip(rowStart[c], rowStart[c].dropFirst()).allSatisfy({ $0 <= $1 })
-            else { throw fail("column \(c) disagrees") }
-        }
-        guard cellStart.count == cellKeys.count + 1, cellStart.first == 0, Int(cellStart.last!) == cellRows.count,
-              zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }), zip(cellKeys, cellKeys.dropFirst()).allSatisfy({ $0 < $1 }),
-              cellRows.allSatisfy({ Int($0) < n }) else { throw fail("cells disagree") }
-        guard exactHashes.count == exactRows.count, exactRows.allSatisfy({ $0 >= 0 && Int($0) < n }),
-              zip(exactHashes, exactHashes.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail("exact names disagree") }
-        guard starts.allSatisfy({ $0.isConsistent(rows: n) }) else { throw fail("name starts disagree") }
-        guard zip(wordEnds, wordEnds.dropFirst()).allSatisfy({ $0 <= $1 }), wordEnds.last.map({ Int($0) == wordBytes.count }) ?? wordBytes.isEmpty
-        else { throw fail("typo vocabulary disagrees") }
-        var words: [String] = []
-        words.reserveCapacity(wordEnds.count)
-        wordBytes.withUnsafeBufferPointer { bytes in
-            var from = 0
-            for end in wordEnds {
-                words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<Int(end)]), as: UTF8.self))
-                from = Int(end)
-            }
-        }
-        let typos = TypoVocabulary(words: words, frequency: frequency, deletionHashes: deletionHashes, deletionWords: deletionWords)
+              postingStarts.count == TermIndex.columnCount * (termCount + 1), rowStarts.count == TermIndex.columnCount * (n + 1)
+        else { throw fail("vocabulary disagrees") }
+        guard cellStart.count == cellKeys.count + 1, Int(cellStart.last!) == cellRows.count else { throw fail("cells disagree") }
+        guard exactHashes.count == exactRows.count else { throw fail("exact names disagree") }
+        guard starts.allSatisfy({ $0.row.count == $0.start.count && $0.row.count == $0.end.count && $0.row.count == $0.order.count })
+        else { throw fail("name starts disagree") }
+        guard wordEnds.count == frequency.count, deletionHashes.count == deletionWords.count,
+              wordEnds.last.map({ Int($0) == wordBytes.count }) ?? wordBytes.isEmpty else { throw fail("typo vocabulary disagrees") }
+        guard grid.cellStart.count == grid.cellKeys.count + 1, Int(grid.cellStart.last!) == grid.cellRows.count
+        else { throw fail("reverse grid disagrees") }
+        let places = PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
+                                  codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
+                                  arena: arena, byKey: byKey)
+        return SearchIndex(places: places,
+                           terms: TermIndex(vocabulary: vocabulary, termStart: termStart, postingStarts: postingStarts, postings: postings,
+                                            rowStarts: rowStarts, rowTerms: rowTerms, rows: n),
+                           cellKeys: cellKeys, cellStart: cellStart, cellRows: cellRows,
+                           typos: TypoVocabulary(wordBytes: wordBytes, wordEnds: wordEnds, frequency: frequency,
+                                                 deletionHashes: deletionHashes, deletionWords: deletionWords),
+                           exactNames: ExactNames(hashes: exactHashes, rows: exactRows),
+                           nameStarts: NameStarts(accented: starts[0], folded: starts[1]), reverseGrid: grid)
+    }
+
+    /// Checks every element that indexes another array (O(n)): after it, no look-up can trap or
+    /// read outside the index, whatever the bytes were.
+    public func validate() throws {
+        func fail(_ what: String) -> ArrayBlobReader.Malformed { ArrayBlobReader.Malformed(reason: "search index: " + what) }
+        let p = places, n = p.count
+        guard zip(p.textStart, p.textStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(p.groupStart, p.groupStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              p.addressGroup.allSatisfy({ Int($0) < p.groupStart.count - 1 }),
+              p.byKey.allSatisfy({ Int($0) < n }) else { throw fail("place columns disagree") }
+        guard terms.isConsistent(rows: n) else { throw fail("postings disagree") }
+        guard cellStart.first == 0, zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(cellKeys, cellKeys.dropFirst()).allSatisfy({ $0 < $1 }), cellRows.allSatisfy({ Int($0) < n }) else { throw fail("cells disagree") }
+        guard exactNames.rows.allSatisfy({ $0 >= 0 && Int($0) < n }),
+              zip(exactNames.hashes, exactNames.hashes.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail("exact names disagree") }
+        guard nameStarts.accented.isConsistent(rows: n), nameStarts.folded.isConsistent(rows: n) else { throw fail("name starts disagree") }
         guard typos.isConsistent else { throw fail("typo vocabulary disagrees") }
-        return SearchIndex(places: PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
-                                       codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
-                                       arena: arena, byKey: byKey),
-                  terms: TermIndex(vocabulary: vocabulary, termStart: termStart, postingStart: postingStart, postings: postings,
-                                   rowStart: rowStart, rowTerms: rowTerms),
-                  cellKeys: cellKeys, cellStart: cellStart, cellRows: cellRows, typos: typos,
-                  exactNames: ExactNames(hashes: exactHashes, rows: exactRows), nameStarts: NameStarts(accented: starts[0], folded: starts[1]))
+        guard reverseGrid.isConsistent(rows: n) else { throw fail("reverse grid disagrees") }
     }
 
     /// Builds the index from a dataset's `place` table and FTS5 tables (place ids must be 1…n).
@@ -248,9 +264,11 @@ public final class SearchIndex: Sendable {
         }
         groupStart.append(UInt32(arena.count))
         textStart.append(groupStart.first!)
-        let places = PlaceColumns(kind: kind, scheme: scheme, adminLevel: adminLevel, lat: lat, lng: lng, importance: importance,
-                                  codes: codes, cell: cell, textStart: textStart, addressGroup: addressGroup, groupStart: groupStart,
-                                  arena: arena, byKey: PlaceColumns.keyOrder(keys))
+        let places = PlaceColumns(kind: StoredArray(kind), scheme: StoredArray(scheme), adminLevel: StoredArray(adminLevel),
+                                  lat: StoredArray(lat), lng: StoredArray(lng), importance: StoredArray(importance),
+                                  codes: StoredArray(codes), cell: StoredArray(cell), textStart: StoredArray(textStart),
+                                  addressGroup: StoredArray(addressGroup), groupStart: StoredArray(groupStart),
+                                  arena: StoredArray(arena), byKey: StoredArray(PlaceColumns.keyOrder(keys)))
 
         // The words exactly as FTS5 tokenized them.
         var triples: [(term: String, doc: Int, column: TermIndex.Column)] = []
@@ -289,7 +307,7 @@ public final class SearchIndex: Sendable {
             try? database.execute("PRAGMA mmap_size = 268435456")
             let statement = try database.prepare("SELECT data FROM search_index WHERE id = 1")
             // (An index of another format version is built anew from the tables.)
-            if try statement.step(), let index = try? statement.withBlob(0, { try Self.decode($0) }) { return index }
+            if try statement.step(), let index = try? statement.withBlob(0, { try Self.decode($0) as SearchIndex }) { return index }
         }
         return try build(from: database)
     }

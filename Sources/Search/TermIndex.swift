@@ -1,6 +1,7 @@
+import ArrayBlob
 import Foundation
 
-/// The words of every place by column, in memory: a sorted vocabulary, for each column the rows
+/// The words of every place by column (read in place from the dataset): a sorted vocabulary, for each column the rows
 /// holding each word (ascending: importance order) and the words of each row. It holds what
 /// the dataset's FTS5 tables hold (read from them at import), so "every word in the name, the
 /// last as a prefix, most important first" is answered without SQL.
@@ -21,35 +22,52 @@ final class TermIndex: Sendable {
     }
 
     /// Sorted (by bytes) distinct words: word `t` is `vocabulary[termStart[t]..<termStart[t + 1]]`.
-    let vocabulary: [UInt8]
-    let termStart: [UInt32]
+    let vocabulary: StoredArray<UInt8>
+    let termStart: StoredArray<UInt32>
     /// Per column `c`: the rows of word `t` are `postings[postingStarts[c·(T+1) + t]..<postingStarts[c·(T+1) + t + 1]]`
     /// (T words; one array for every column, column after column).
-    let postingStarts: [UInt32]
-    let postings: [UInt32]
+    let postingStarts: StoredArray<UInt32>
+    let postings: StoredArray<UInt32>
     /// Per column `c`: the words of row `d` (ascending) are `rowTerms[rowStarts[c·(N+1) + d]..<rowStarts[c·(N+1) + d + 1]]` (N rows).
-    let rowStarts: [UInt32]
-    let rowTerms: [UInt32]
+    let rowStarts: StoredArray<UInt32>
+    let rowTerms: StoredArray<UInt32>
     private let rowStride: Int
 
     /// The posting starts of one column (`termCount + 1` of them).
-    func postingStart(_ column: Int) -> ArraySlice<UInt32> {
+    func postingStart(_ column: Int) -> Slice<StoredArray<UInt32>> {
         postingStarts[column * (termCount + 1)..<(column + 1) * (termCount + 1)]
     }
 
     /// The row starts of one column (`rows + 1` of them).
-    func rowStart(_ column: Int) -> ArraySlice<UInt32> {
+    func rowStart(_ column: Int) -> Slice<StoredArray<UInt32>> {
         rowStarts[column * rowStride..<(column + 1) * rowStride]
     }
 
     var termCount: Int { termStart.count - 1 }
 
-    init(vocabulary: [UInt8], termStart: [UInt32], postingStart: [[UInt32]], postings: [UInt32],
-         rowStart: [[UInt32]], rowTerms: [UInt32]) {
+    /// The index of `rows` places from its arrays (``postingStarts`` and ``rowStarts`` of every column, joined).
+    init(vocabulary: StoredArray<UInt8>, termStart: StoredArray<UInt32>, postingStarts: StoredArray<UInt32>, postings: StoredArray<UInt32>,
+         rowStarts: StoredArray<UInt32>, rowTerms: StoredArray<UInt32>, rows: Int) {
         (self.vocabulary, self.termStart, self.postings, self.rowTerms) = (vocabulary, termStart, postings, rowTerms)
-        postingStarts = Array(postingStart.joined())
-        rowStarts = Array(rowStart.joined())
-        rowStride = rowStart.first?.count ?? 1
+        (self.postingStarts, self.rowStarts) = (postingStarts, rowStarts)
+        rowStride = rows + 1
+    }
+
+    /// Whether its arrays agree with each other and with `rows` places (a damaged blob never traps).
+    func isConsistent(rows: Int) -> Bool {
+        let termCount = termStart.count - 1
+        guard termCount >= 0, termStart.last.map({ Int($0) == vocabulary.count }) ?? false,
+              zip(termStart, termStart.dropFirst()).allSatisfy({ $0 <= $1 }),
+              postings.allSatisfy({ Int($0) < rows }), rowTerms.allSatisfy({ Int($0) < termCount }),
+              postingStarts.count == Self.columnCount * (termCount + 1), rowStarts.count == Self.columnCount * (rows + 1)
+        else { return false }
+        for c in 0..<Self.columnCount {
+            let posting = postingStart(c), row = rowStart(c)
+            guard Int(posting.last!) <= postings.count, Int(row.last!) <= rowTerms.count,
+                  zip(posting, posting.dropFirst()).allSatisfy({ $0 <= $1 }), zip(row, row.dropFirst()).allSatisfy({ $0 <= $1 })
+            else { return false }
+        }
+        return true
     }
 
     /// The words a query word stands for: `lower..<upper` in the vocabulary, in `columns`.
@@ -161,20 +179,20 @@ extension TermIndex {
         for triple in triples {
             pairs[triple.column.rawValue].append((number[triple.term]!, UInt32(triple.doc)))
         }
-        var postingStart: [[UInt32]] = [], postings: [UInt32] = [], rowStart: [[UInt32]] = [], rowTerms: [UInt32] = []
+        var postingStart: [UInt32] = [], postings: [UInt32] = [], rowStart: [UInt32] = [], rowTerms: [UInt32] = []
         for column in 0..<Self.columnCount {
             var byTerm = pairs[column]
             byTerm.sort { ($0.term, $0.doc) < ($1.term, $1.doc) }
             var unique: [(term: UInt32, doc: UInt32)] = []
             for pair in byTerm where unique.last.map({ $0 != pair }) ?? true { unique.append(pair) }
-            postingStart.append(Self.starts(unique.map(\.term), count: words.count).map { $0 + UInt32(postings.count) })
+            postingStart += Self.starts(unique.map(\.term), count: words.count).map { $0 + UInt32(postings.count) }
             postings += unique.map(\.doc)
             let byDoc = unique.sorted { ($0.doc, $0.term) < ($1.doc, $1.term) }
-            rowStart.append(Self.starts(byDoc.map(\.doc), count: rows).map { $0 + UInt32(rowTerms.count) })
+            rowStart += Self.starts(byDoc.map(\.doc), count: rows).map { $0 + UInt32(rowTerms.count) }
             rowTerms += byDoc.map(\.term)
         }
-        self.init(vocabulary: vocabulary, termStart: termStart, postingStart: postingStart, postings: postings,
-                  rowStart: rowStart, rowTerms: rowTerms)
+        self.init(vocabulary: StoredArray(vocabulary), termStart: StoredArray(termStart), postingStarts: StoredArray(postingStart),
+                  postings: StoredArray(postings), rowStarts: StoredArray(rowStart), rowTerms: StoredArray(rowTerms), rows: rows)
     }
 
     /// Start offsets (`count + 1` of them) of the groups of a sorted key list.

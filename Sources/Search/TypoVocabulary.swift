@@ -1,34 +1,64 @@
+import ArrayBlob
 import Foundation
 import SQLiteStore
 
 /// The folded words of every name, for correcting one typing error ("thnah" → "thanh",
 /// "bitexxo" → "bitexco", "vie" → "vien"): one substitution, omission, insertion or
-/// transposition. Built once at start from the name index's vocabulary; looked up through
+/// transposition. Built from the name index's vocabulary; looked up through
 /// single-deletion keys (a word and a typo one edit apart share a key), so a look-up costs a
 /// few hash probes. Only used when the query as typed matches no name fully.
 ///
 /// Built at import with ``SearchIndex`` and stored in its blob (the hashes are FNV-1a, the same
 /// in every process), so no query pays for building it.
 struct TypoVocabulary: Sendable {
-    /// The words, sorted, and how many names hold each.
-    let words: [String]
-    let frequency: [Int32]
-    /// (hash of a word with one letter deleted, or of the word itself; index into `words`),
+    /// The words' UTF-8, sorted by bytes: word `i` is `wordBytes[wordEnds[i - 1]..<wordEnds[i]]`
+    /// (from 0 for the first); and how many names hold each.
+    let wordBytes: StoredArray<UInt8>
+    let wordEnds: StoredArray<UInt32>
+    let frequency: StoredArray<Int32>
+    /// (hash of a word with one letter deleted, or of the word itself; index of the word),
     /// sorted: hashes, not strings, and flat arrays keep it small (a map of arrays was 2 MB);
     /// candidates are verified with ``isOneEdit(_:_:)``.
-    let deletionHashes: [UInt64]
-    let deletionWords: [Int32]
+    let deletionHashes: StoredArray<UInt64>
+    let deletionWords: StoredArray<Int32>
 
-    init(words: [String], frequency: [Int32], deletionHashes: [UInt64], deletionWords: [Int32]) {
-        (self.words, self.frequency, self.deletionHashes, self.deletionWords) = (words, frequency, deletionHashes, deletionWords)
+    init(wordBytes: StoredArray<UInt8>, wordEnds: StoredArray<UInt32>, frequency: StoredArray<Int32>,
+         deletionHashes: StoredArray<UInt64>, deletionWords: StoredArray<Int32>) {
+        (self.wordBytes, self.wordEnds, self.frequency) = (wordBytes, wordEnds, frequency)
+        (self.deletionHashes, self.deletionWords) = (deletionHashes, deletionWords)
+    }
+
+    /// Number of words.
+    var count: Int { wordEnds.count }
+
+    /// The bytes of word `i` in `wordBytes`.
+    private func span(_ i: Int) -> Range<Int> { (i == 0 ? 0 : Int(wordEnds[i - 1]))..<Int(wordEnds[i]) }
+
+    /// Word `i`.
+    func word(_ i: Int) -> String {
+        let range = span(i)
+        return wordBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// Byte order of word `i` against `bytes`.
+    private func compare(_ i: Int, _ bytes: [UInt8]) -> Int {
+        let range = span(i)
+        return wordBytes.withUnsafeBufferPointer { all in
+            bytes.withUnsafeBufferPointer { b in
+                let common = min(range.count, b.count)
+                let c = common == 0 ? 0 : Int(memcmp(all.baseAddress! + range.lowerBound, b.baseAddress!, common))
+                return c != 0 ? c : range.count - b.count
+            }
+        }
     }
 
     /// Whether the arrays agree (a damaged blob never traps).
     var isConsistent: Bool {
-        words.count == frequency.count && deletionHashes.count == deletionWords.count
-            && deletionWords.allSatisfy { $0 >= 0 && Int($0) < words.count }
+        count == frequency.count && deletionHashes.count == deletionWords.count
+            && zip(wordEnds, wordEnds.dropFirst()).allSatisfy { $0 <= $1 } && (wordEnds.last.map { Int($0) == wordBytes.count } ?? wordBytes.isEmpty)
+            && deletionWords.allSatisfy { $0 >= 0 && Int($0) < count }
             && zip(deletionHashes, deletionHashes.dropFirst()).allSatisfy { $0 <= $1 }
-            && zip(words, words.dropFirst()).allSatisfy { $0 < $1 }
+            && (1..<max(1, count)).allSatisfy { compare($0 - 1, Array(wordBytes[span($0)])) < 0 }
     }
 
     /// FNV-1a of the key's UTF-8.
@@ -51,24 +81,29 @@ struct TypoVocabulary: Sendable {
                   term.allSatisfy({ $0.isLetter }) else { continue }
             frequency[term] = statement.int(1)
         }
-        let words = frequency.keys.sorted()
+        let words = frequency.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var deletions: [(hash: UInt64, word: Int32)] = []
+        var wordBytes: [UInt8] = [], wordEnds: [UInt32] = []
         for (index, word) in words.enumerated() {
             for key in Self.deletionKeys(word) { deletions.append((Self.stableHash(key), Int32(index))) }
+            wordBytes += word.utf8
+            wordEnds.append(UInt32(wordBytes.count))
         }
         deletions.sort { ($0.hash, $0.word) < ($1.hash, $1.word) }
-        self.init(words: words, frequency: words.map { Int32(clamping: frequency[$0] ?? 0) },
-                  deletionHashes: deletions.map(\.hash), deletionWords: deletions.map(\.word))
+        self.init(wordBytes: StoredArray(wordBytes), wordEnds: StoredArray(wordEnds),
+                  frequency: StoredArray(words.map { Int32(clamping: frequency[$0] ?? 0) }),
+                  deletionHashes: StoredArray(deletions.map(\.hash)), deletionWords: StoredArray(deletions.map(\.word)))
     }
 
-    /// The index of `word` in `words`, if it is one.
+    /// The index of `word` among the words, if it is one.
     private func index(of word: String) -> Int? {
-        var low = 0, high = words.count
+        let bytes = Array(word.utf8)
+        var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            if words[mid] < word { low = mid + 1 } else { high = mid }
+            if compare(mid, bytes) < 0 { low = mid + 1 } else { high = mid }
         }
-        return low < words.count && words[low] == word ? low : nil
+        return low < count && compare(low, bytes) == 0 ? low : nil
     }
 
     /// The word and its single-letter deletions.
@@ -95,11 +130,13 @@ struct TypoVocabulary: Sendable {
             }
             while low < deletionHashes.count, deletionHashes[low] == hash {
                 let candidate = Int(deletionWords[low])
-                if words[candidate] != word && Self.isOneEdit(word, words[candidate]) { found.insert(candidate) }
+                let text = self.word(candidate)
+                if text != word && Self.isOneEdit(word, text) { found.insert(candidate) }
                 low += 1
             }
         }
-        return found.sorted { (frequency[$0], words[$1]) > (frequency[$1], words[$0]) }.prefix(limit).map { words[$0] }
+        let words = Dictionary(uniqueKeysWithValues: found.map { ($0, self.word($0)) })
+        return found.sorted { (frequency[$0], words[$1]!) > (frequency[$1], words[$0]!) }.prefix(limit).map { words[$0]! }
     }
 
     func contains(_ word: String) -> Bool { index(of: word) != nil }

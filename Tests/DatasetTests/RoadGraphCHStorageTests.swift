@@ -1,11 +1,12 @@
+import ArrayBlob
 import Dataset
 import Foundation
 import Routing
 import SQLiteStore
 import XCTest
 
-/// The import stores one contraction hierarchy per vehicle (table `road_graph_ch`); `RoadGraphStore` attaches
-/// them; a dataset without the table (written before it existed) still loads and routes with the A*.
+/// The import stores one contraction hierarchy per vehicle (section `road_graph_ch.<vehicle>`); `RoadGraphStore`
+/// attaches them; a dataset without them still loads and routes with the A*.
 final class RoadGraphCHStorageTests: XCTestCase {
     func testImportStoresHierarchiesAndOlderFilesStillRoute() throws {
         let built = try SharedDataset.get()
@@ -17,8 +18,12 @@ final class RoadGraphCHStorageTests: XCTestCase {
         let directory = try SharedDataset.scratch("no-ch")
         let old = directory.appendingPathComponent("old.sqlite")
         try FileManager.default.copyItem(at: built.url, to: old)
-        let db = try Database(path: old.path, mode: .readWrite)
-        try db.execute("DROP TABLE road_graph_ch")
+        // The same file with only its graph and search index sections.
+        let sections = try FileSections.directory(path: built.url.path)
+        let whole = try Data(contentsOf: built.url)
+        let firstSection = try XCTUnwrap(sections.values.map(\.lowerBound).min())
+        try whole.prefix(firstSection).write(to: old)
+        try FileSections.append(to: old.path, [RoadGraph.sectionName, "search_index"].map { ($0, Array(whole[sections[$0]!])) })
         let plain = try XCTUnwrap(try RoadGraphStore.load(databasePath: old.path))
         for v in Vehicle.allCases { XCTAssertNil(plain.contractionHierarchy(for: v)) }
 

@@ -7,7 +7,8 @@ import SimTesting
 import SQLiteStore
 import XCTest
 
-/// A damaged or hostile `search_index` blob either is refused by `decode` or, when its arrays
+/// A damaged or hostile `search_index` blob either is refused by `decode` (a heap copy: every
+/// element checked) or, when its arrays
 /// still agree with each other (a changed coordinate, word or text byte), serves answers
 /// without trapping: every array of the blob is damaged in turn, and each index `decode`
 /// accepts is searched through ``PlaceSearch``.
@@ -17,21 +18,22 @@ final class SearchIndexDamageTests: XCTestCase {
         var sizes: [(name: String, size: Int)] = [
             ("kind", 1), ("scheme", 1), ("adminLevel", 1), ("lat", 8), ("lng", 8), ("importance", 8), ("codes", 4), ("cell", 4),
             ("textStart", 4), ("addressGroup", 4), ("groupStart", 4), ("arena", 1), ("byKey", 4), ("vocabulary", 1), ("termStart", 4),
-            ("postings", 4), ("rowTerms", 4),
+            ("postings", 4), ("rowTerms", 4), ("postingStarts", 4), ("rowStarts", 4),
         ]
-        for c in 0..<TermIndex.columnCount { sizes += [("postingStart\(c)", 4), ("rowStart\(c)", 4)] }
         sizes += [("cellKeys", 4), ("cellStart", 4), ("cellRows", 4), ("exactHashes", 8), ("exactRows", 4)]
         for table in ["accented", "folded"] {
             sizes += [(table + "Arena", 1), (table + "Row", 4), (table + "Start", 4), (table + "End", 4), (table + "Order", 4)]
         }
         sizes += [("typoWordBytes", 1), ("typoWordEnds", 4), ("typoFrequency", 4), ("typoDeletionHashes", 8), ("typoDeletionWords", 4)]
+        sizes += [("reverseCellKeys", 8), ("reverseCellStart", 4), ("reverseCellRows", 4), ("reverseNewWardRows", 4)]
         return sizes
     }()
 
-    /// Where each array's elements lie in the blob.
+    /// Where each array's elements lie in the blob (each array's count at a multiple of 8).
     private static func arrays(of blob: [UInt8]) -> [(name: String, size: Int, range: Range<Int>)] {
         var offset = 8
         return Self.elementSizes.map { name, size in
+            offset = (offset + 7) / 8 * 8
             let count = blob[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
             defer { offset += 8 + count * size }
             return (name, size, offset + 8..<offset + 8 + count * size)
@@ -52,10 +54,10 @@ final class SearchIndexDamageTests: XCTestCase {
         let output = try SharedDataset.scratch("damaged-index").appendingPathComponent("small.sqlite")
         let names = ["units_2025.json", "hanoi_hoankiem_pois_osm2019.csv"]
         _ = try DatasetBuilder().build(inputs: DefaultData.inputFiles.filter { names.contains($0.lastPathComponent) }, output: output)
-        let db = try Database(path: output.path, mode: .readOnly)
-        let statement = try db.prepare("SELECT data FROM search_index WHERE id = 1")
-        guard try statement.step() else { throw ArrayBlobReader.Malformed(reason: "no stored index") }
-        let original = try statement.withBlob(0) { Array($0) }
+        guard let range = try FileSections.directory(path: output.path)[SearchIndex.sectionName] else {
+            throw ArrayBlobReader.Malformed(reason: "no stored index")
+        }
+        let original = Array(try Data(contentsOf: output)[range])
         var generator = SplitMix64(seed: 20261201)
         var blobs: [(String, [UInt8])] = []
         for (name, size, range) in arrays(of: original) where !range.isEmpty {
@@ -139,19 +141,22 @@ final class SearchIndexDamageTests: XCTestCase {
         XCTAssertGreaterThan(accepted, 10, "damage that keeps the arrays consistent is read")
     }
 
-    /// The same through ``PlaceSearch`` as `serve` loads it, the blob stored in the dataset.
+    /// The same through ``PlaceSearch`` as `serve` loads it: the blob written over the dataset's
+    /// section and read in place (mapped: only its counts are checked).
     func testADamagedStoredIndexIsSearchedWithoutATrap() throws {
         let damaged = try Self.damaged.get()
         let original = try SearchIndex.decode(damaged.original)
         let keys = [0, 1, original.count / 2, original.count - 1].map { original.places.text($0, .key) }
         let texts = ["h", "hang bac", "phuong hoan kiem", "a b c d e f g h i j k l m", String(repeating: "đ", count: 64)]
         let foci: [Coordinate?] = [nil, hoanKiem, Coordinate(lat: -90, lng: 180)]
-        let db = try Database(path: damaged.path, mode: .readWrite)
+        let section = try XCTUnwrap(try FileSections.directory(path: damaged.path)[SearchIndex.sectionName])
+        let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged.path))
+        defer { try? file.close() }
         var searched = 0
         for (_, blob) in damaged.blobs where (try? SearchIndex.decode(blob)) != nil {
-            let update = try db.prepare("UPDATE search_index SET data = ? WHERE id = 1")
-            try update.bind(.blob(blob))
-            try update.run()
+            try file.seek(toOffset: UInt64(section.lowerBound))
+            try file.write(contentsOf: blob)
+            try file.synchronize()
             let search = try PlaceSearch(databasePath: damaged.path)
             let text = texts[searched % texts.count]
             searched += 1

@@ -1,3 +1,4 @@
+import ArrayBlob
 import Dataset
 import Foundation
 import Routing
@@ -139,14 +140,15 @@ final class SearchIndexTests: XCTestCase {
     }
 
     func testTheStoredIndexRoundTripsAndADamagedOneIsRefused() throws {
-        let db = try SharedDataset.open()
-        let index = try SearchIndex.load(from: db)
+        let path = try SharedDataset.get().url.path
+        let index = try SearchIndex.load(path: path, database: try SharedDataset.open())
         let bytes = index.serialized()
         XCTAssertEqual(try SearchIndex.decode(bytes).serialized(), bytes)
+        let sections = try FileSections.directory(path: path)
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))[sections[SearchIndex.sectionName]!]), bytes,
+                       "the stored section is what the index serializes to")
         // The road graph shares the blob format (`ArrayBlob`): the stored one reads and writes back byte for byte.
-        let graph = try db.prepare("SELECT data FROM road_graph WHERE id = 1")
-        XCTAssertTrue(try graph.step())
-        let stored = graph.blob(0)
+        let stored = Array(try Data(contentsOf: URL(fileURLWithPath: path))[try XCTUnwrap(sections[RoadGraph.sectionName])])
         XCTAssertGreaterThan(stored.count, 100_000)
         XCTAssertEqual(try RoadGraph(serialized: stored).serialized(), stored)
         XCTAssertThrowsError(try RoadGraph(serialized: Array(stored.dropLast(3))))
