@@ -53,7 +53,8 @@ public struct DatasetBuilder: Sendable {
         let admin = AdminRegistry()
         var records: [Int] = Array(repeating: 0, count: inputs.count)
         var step = 0
-        let steps = inputs.count + 3
+        // Each input, then addressing, the road graph, its contraction (when roads are read) and writing.
+        let steps = inputs.count + 3 + (contractionHierarchies && kinds.contains(where: { $0 == .osmXML || $0 == .osmPBF }) ? 1 : 0)
         func announce(_ what: String) {
             step += 1
             progress?("\(step)/\(steps) \(what) (\(String(format: "%.1f", Date().timeIntervalSince(started))) s)")
@@ -153,6 +154,7 @@ public struct DatasetBuilder: Sendable {
         var roadGraph: [UInt8]?
         var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
         announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
+        if roads.isEmpty && steps > inputs.count + 3 { step += 1 }  // (no contraction step)
         if !roads.isEmpty {
             let graph = RoadGraphBuilder.build(roads.input())
             roadGraph = graph.serialized()

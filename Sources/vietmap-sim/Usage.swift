@@ -60,7 +60,7 @@ enum Usage {
         """
 
     static let importCommand = """
-        USAGE: vietmap-sim import --out PATH [INPUT…]
+        USAGE: vietmap-sim import --out PATH [INPUT…] [--progress]
 
         Builds a SQLite dataset for `serve --db`. Inputs are recognised by content: POI, street and
         address-point CSVs, units_2025 / units_pre2025 JSON, the old↔new mapping JSONs, the
@@ -69,10 +69,14 @@ enum Usage {
         inputs without any unit file get the embedded units of Vietnam (so `import --out city.sqlite
         city.osm.pbf` gives a searchable city).
         The dataset is written to a temporary file and renamed into place when complete: a failed
-        import leaves no partial file and an existing PATH untouched.
+        import leaves no partial file and an existing PATH untouched. Each step is shown on stderr
+        (on a terminal, or with --progress) with the memory the import holds; when the machine has
+        less than 3% of its memory left (at least 256 MiB; VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB sets
+        it) the import stops with one line and exit code 1 rather than exhaust it.
 
         OPTIONS:
           --out PATH       where to write the dataset (required)
+          --progress       show each step on stderr even when it is not a terminal
           -h, --help       show this help
         """
 

@@ -150,6 +150,31 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(explicit.stdout.contains("using the embedded ones"), explicit.stdout)
     }
 
+    /// `--progress` shows each step with the memory held; with less memory left than the floor
+    /// (here set above the machine's) the import stops with one line and leaves nothing behind.
+    func testImportShowsItsStepsAndStopsWhenMemoryRunsLow() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
+        let shown = try run(["import", "--progress", "--out", dir.appendingPathComponent("a.sqlite").path, osm.path])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let steps = shown.stderr.split(separator: "\n")
+        XCTAssertGreaterThan(steps.count, 5, shown.stderr)
+        XCTAssertTrue(steps.allSatisfy { $0.hasPrefix("import: ") && $0.hasSuffix(" GiB held") }, shown.stderr)
+        XCTAssertTrue(steps.last?.contains("writing the dataset") ?? false, shown.stderr)
+        let total = steps.last.flatMap { $0.split(separator: "/").dropFirst().first?.split(separator: " ").first }
+        XCTAssertEqual(steps.last?.dropFirst("import: ".count).split(separator: "/").first, total, "the last step is the last of the count")
+
+        let out = dir.appendingPathComponent("b.sqlite")
+        let machine = ProcessInfo.processInfo.physicalMemory >> 20
+        let stopped = try run(["import", "--out", out.path, osm.path], environment: ["VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB": "\(machine * 2)"])
+        XCTAssertEqual(stopped.status, 1, stopped.stderr)
+        XCTAssertEqual(stopped.stderr.split(separator: "\n").count, 1, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.hasPrefix("vietmap-sim: import stopped: the machine has "), stopped.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["a.sqlite"], "no partial output")
+    }
+
     func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
