@@ -65,7 +65,7 @@ struct DatasetWriter {
         do {
             try FileSections.append(to: path, sections)
         } catch {
-            throw DatasetError(.output, file: path, "cannot write the dataset's sections: \(error)")
+            throw DatasetError(.output, file: URL(fileURLWithPath: report.output.path).lastPathComponent, "\(error)")
         }
     }
 
