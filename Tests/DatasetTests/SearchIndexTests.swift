@@ -139,6 +139,37 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertNil(index.places.row(key: ""))
     }
 
+    /// `serve`'s index is the dataset's section mapped and read in place; it answers exactly as
+    /// a heap copy of the same bytes.
+    func testTheStoredIndexIsReadInPlaceAndAnswersAsACopy() throws {
+        let path = try SharedDataset.get().url.path
+        let mapped = try SearchIndex.load(path: path, database: try SharedDataset.open())
+        let copy = try SearchIndex.decode(mapped.serialized())
+        for array in [mapped.places.arena.isMapped, mapped.terms.postings.isMapped, mapped.typos.wordBytes.isMapped,
+                      mapped.reverseGrid.cellRows.isMapped] {
+            XCTAssertTrue(array)
+        }
+        XCTAssertFalse(copy.places.arena.isMapped)
+        var compared = 0
+        for prefix in ["a", "b", "ca", "nha", "ph", "ng", "ben", "tr", "1", "q"] {
+            let match = mapped.terms.match(Array(prefix.utf8), prefix: true, in: [.name, .address])
+            XCTAssertEqual(mapped.terms.postingCount(match), copy.terms.postingCount(match), prefix)
+            let first = mapped.firstRows(allOf: [.words(match)], limit: 50) { _ in true }
+            XCTAssertEqual(first, copy.firstRows(allOf: [.words(match)], limit: 50) { _ in true }, prefix)
+            XCTAssertEqual(first.map { mapped.places.record($0).name }, first.map { copy.places.record($0).name })
+            compared += first.count
+        }
+        XCTAssertGreaterThan(compared, 300)
+        let point = Coordinate(lat: 21.0285, lng: 105.8542)
+        let near = ReverseGeocoder(index: mapped, mapping: try AdminMapping(database: try SharedDataset.open())).reverse(ReverseQuery(point: point))
+        XCTAssertFalse(near.isEmpty)
+        XCTAssertEqual(near.map(\.newPlace?.key),
+                       ReverseGeocoder(index: copy, mapping: try AdminMapping(database: try SharedDataset.open()))
+                        .reverse(ReverseQuery(point: point)).map(\.newPlace?.key))
+        XCTAssertEqual(mapped.typos.corrections(of: "thnah", limit: 4), copy.typos.corrections(of: "thnah", limit: 4))
+        XCTAssertFalse(mapped.typos.corrections(of: "thnah", limit: 4).isEmpty)
+    }
+
     func testTheStoredIndexRoundTripsAndADamagedOneIsRefused() throws {
         let path = try SharedDataset.get().url.path
         let index = try SearchIndex.load(path: path, database: try SharedDataset.open())
