@@ -49,6 +49,9 @@ public struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection {
 
     /// Bytes the elements occupy.
     public var byteCount: Int { count * MemoryLayout<Element>.stride }
+
+    /// Whether the elements are a mapped file's pages (``ByteRegion/isMapped``) rather than a heap copy.
+    public var isMapped: Bool { owner.isMapped }
 }
 
 extension StoredArray: @unchecked Sendable {}

@@ -2,10 +2,12 @@ import ArrayBlob
 import Routing
 import SQLiteStore
 
-/// Reads the road graph a dataset carries with its contraction hierarchies: mapped from the
-/// file's sections (``DatasetSections``), or, in a dataset written before sections existed,
-/// copied from the tables `road_graph` and `road_graph_ch` (absent from still older datasets:
-/// those route with the A* alone).
+/// Reads the road graph a dataset carries with its contraction hierarchies: read in place from
+/// the file's mapped sections (`FileSections`; O(1): the arrays and the graph's derived search
+/// index are views of the file's pages, their values covered by the file's checksum), or, in a
+/// dataset written before sections existed, copied from the tables `road_graph` and
+/// `road_graph_ch` and fully checked (absent from still older datasets: those route with the A*
+/// alone).
 public enum RoadGraphStore {
     /// The dataset's road graph, or `nil` when it was built without OSM road input.
     public static func load(databasePath: String) throws -> RoadGraph? {
