@@ -78,6 +78,23 @@ public struct RoadGraph: Sendable {
             return nameBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
         }
 
+        /// Whether name `i` is "" (-1: no name).
+        public func nameIsEmpty(_ i: Int32) -> Bool { i < 0 || nameStart[Int(i)] == nameStart[Int(i) + 1] }
+
+        /// Whether names `i` and `j` have the same bytes (-1: no name, the same as ""), without building Strings.
+        /// For the names `RoadGraphBuilder` stores (one index per distinct name) this is String equality.
+        public func namesEqual(_ i: Int32, _ j: Int32) -> Bool {
+            if i == j { return true }
+            if i < 0 || j < 0 { return nameIsEmpty(i) && nameIsEmpty(j) }
+            let a = Int(nameStart[Int(i)]), b = Int(nameStart[Int(j)])
+            let length = Int(nameStart[Int(i) + 1]) - a
+            guard length == Int(nameStart[Int(j) + 1]) - b else { return false }
+            precondition(a + length <= nameBytes.count && b + length <= nameBytes.count, "name arena out of range")
+            return nameBytes.withUnsafeBufferPointer { bytes in
+                length == 0 || memcmp(bytes.baseAddress! + a, bytes.baseAddress! + b, length) == 0
+            }
+        }
+
         /// The O(1) part of `validate()`: the arrays' counts agree with each other.
         public func checkCounts() throws(RoadGraphError) {
             let n = nodeCount, e = edgeCount

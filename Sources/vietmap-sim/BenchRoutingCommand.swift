@@ -38,8 +38,8 @@ enum BenchRoutingCommand {
             let files = parsed.all("osm").map { URL(fileURLWithPath: $0) }
             graph = try RoadGraphImport.graph(osmFiles: files.isEmpty ? [DefaultData.hcmcPBF] : files)
         }
-        print(String(format: "graph: %d nodes, %d edges, %d states (read %.1f s)", graph.nodeCount, graph.edgeCount,
-                     graph.searchStateCount, now() - t0))
+        print(String(format: "graph: %d nodes, %d edges, %d states (read %.3f s, RSS %d MB)", graph.nodeCount,
+                     graph.edgeCount, graph.searchStateCount, now() - t0, rssMB()))
         if tile > 1 {
             t0 = now()
             graph = try RoadGraph(storage: sideBySide(graph.storage, copies: tile))
