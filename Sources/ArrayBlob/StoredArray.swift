@@ -50,7 +50,7 @@ public struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection {
     /// Bytes the elements occupy.
     public var byteCount: Int { count * MemoryLayout<Element>.stride }
 
-    /// Whether the elements are a mapped file's pages (read in place) rather than a heap copy.
+    /// Whether the elements are a mapped file's pages (``ByteRegion/isMapped``) rather than a heap copy.
     public var isMapped: Bool { owner.isMapped }
 }
 

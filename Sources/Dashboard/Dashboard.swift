@@ -33,7 +33,7 @@ public final class Dashboard: Sendable {
     ///   - placeLookup: answers `/api/place/v4` for a `refid` without scenarios or journal.
     public init(roadGraph: RoadGraph?, placeLookup: (@Sendable (_ refid: String) -> HTTPResponse)? = nil) {
         self.assets = DashboardAssets()
-        self.roads = RoadsEndpoint(index: roadGraph.map(RoadIndex.init))
+        self.roads = RoadsEndpoint(graph: roadGraph)
         self.placeLookup = placeLookup
     }
 

@@ -17,7 +17,12 @@ struct RoadsEndpoint: Sendable {
     static let maxLimit = 20_000
 
     /// Nil when the dataset has no road graph (the answer is then an empty collection).
-    let index: RoadIndex?
+    let lazyIndex: LazyRoadIndex?
+
+    init(graph: RoadGraph?) { lazyIndex = graph.map(LazyRoadIndex.init) }
+
+    /// The edge index (built on first use).
+    var index: RoadIndex? { lazyIndex?.index }
 
     struct BadRequest: Error {
         let message: String

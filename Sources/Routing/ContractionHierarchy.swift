@@ -30,26 +30,29 @@ public final class ContractionHierarchy: @unchecked Sendable {
     public let edgeCount: Int
     public let stateCount: Int
     public let checksum: UInt64
-    let rank: [Int32]
-    let upStart: [Int32]
-    let upHead: [Int32]
-    let upWeight: [Double]
-    let upArc: [Int32]
-    let downStart: [Int32]
-    let downTail: [Int32]
-    let downWeight: [Double]
-    let downArc: [Int32]
-    let arcFirst: [Int32]
-    let arcSecond: [Int32]
+    let rank: StoredArray<Int32>
+    let upStart: StoredArray<Int32>
+    let upHead: StoredArray<Int32>
+    let upWeight: StoredArray<Double>
+    let upArc: StoredArray<Int32>
+    let downStart: StoredArray<Int32>
+    let downTail: StoredArray<Int32>
+    let downWeight: StoredArray<Double>
+    let downArc: StoredArray<Int32>
+    let arcFirst: StoredArray<Int32>
+    let arcSecond: StoredArray<Int32>
+
+    /// Whether the arrays are a mapped file's pages (`init(region:)` of a mapped dataset section).
+    public var isMapped: Bool { upHead.isMapped && arcFirst.isMapped }
 
     /// Arcs (original moves + shortcuts).
     public var arcCount: Int { arcFirst.count }
     public var shortcutCount: Int { arcFirst.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) } }
 
-    init(vehicle: Vehicle, nodeCount: Int, edgeCount: Int, stateCount: Int, checksum: UInt64, rank: [Int32],
-         upStart: [Int32], upHead: [Int32], upWeight: [Double], upArc: [Int32],
-         downStart: [Int32], downTail: [Int32], downWeight: [Double], downArc: [Int32],
-         arcFirst: [Int32], arcSecond: [Int32]) {
+    init(vehicle: Vehicle, nodeCount: Int, edgeCount: Int, stateCount: Int, checksum: UInt64, rank: StoredArray<Int32>,
+         upStart: StoredArray<Int32>, upHead: StoredArray<Int32>, upWeight: StoredArray<Double>, upArc: StoredArray<Int32>,
+         downStart: StoredArray<Int32>, downTail: StoredArray<Int32>, downWeight: StoredArray<Double>,
+         downArc: StoredArray<Int32>, arcFirst: StoredArray<Int32>, arcSecond: StoredArray<Int32>) {
         self.vehicle = vehicle
         self.nodeCount = nodeCount
         self.edgeCount = edgeCount
@@ -69,24 +72,6 @@ public final class ContractionHierarchy: @unchecked Sendable {
 
     public static let defaultWitnessSettleLimit = 500
     public static let defaultSimulationSettleLimit = 100
-
-    /// FNV-1a over the vehicle's slot weights (bit patterns) and the turn-restriction entries of the index.
-    static func checksum(_ idx: SearchIndex, vehicle: Vehicle) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) func mix(_ x: UInt64) { h = (h ^ x) &* 0x100_0000_01b3 }
-        let W = idx.adjWeight[vehicle.rawValue]
-        mix(UInt64(idx.nodeCount)); mix(UInt64(idx.edgeCount)); mix(UInt64(idx.stateCount))
-        for slot in 0..<(2 * idx.edgeCount) {
-            mix(W[slot].bitPattern)
-            mix(UInt64(UInt32(bitPattern: idx.adjArrival[slot])))
-        }
-        let extra = idx.stateCount - idx.nodeCount
-        let t = Int(idx.turnStart[extra])
-        for i in 0..<t {
-            mix(UInt64(UInt32(bitPattern: idx.turnOut[i])) << 16 | UInt64(idx.turnKind[i]) << 8 | UInt64(idx.turnMask[i]))
-        }
-        return h
-    }
 
     /// Contracts the state graph of `graph` for `vehicle` (no route options: every edge the vehicle may use).
     public static func build(_ graph: RoadGraph, vehicle: Vehicle,
@@ -302,17 +287,18 @@ public final class ContractionHierarchy: @unchecked Sendable {
         }
         return ContractionHierarchy(
             vehicle: vehicle, nodeCount: n, edgeCount: idx.edgeCount, stateCount: S,
-            checksum: checksum(idx, vehicle: vehicle), rank: rank,
-            upStart: upStart, upHead: upHead, upWeight: upWeight, upArc: upArc,
-            downStart: downStart, downTail: downTail, downWeight: downWeight, downArc: downArc,
-            arcFirst: first, arcSecond: second)
+            checksum: idx.stored.weightChecksum[vi], rank: StoredArray(rank),
+            upStart: StoredArray(upStart), upHead: StoredArray(upHead), upWeight: StoredArray(upWeight),
+            upArc: StoredArray(upArc), downStart: StoredArray(downStart), downTail: StoredArray(downTail),
+            downWeight: StoredArray(downWeight), downArc: StoredArray(downArc),
+            arcFirst: StoredArray(first), arcSecond: StoredArray(second))
     }
 
-    /// Whether it was built for this graph (counts and checksum).
+    /// Whether it was built for this graph (counts and the weight checksum the graph's index stores), O(1).
     func matches(_ graph: RoadGraph) -> Bool {
         let idx = graph.index
         return idx.nodeCount == nodeCount && idx.edgeCount == edgeCount && idx.stateCount == stateCount
-            && Self.checksum(idx, vehicle: vehicle) == checksum
+            && idx.stored.weightChecksum[vehicle.rawValue] == checksum
     }
 }
 
@@ -357,7 +343,8 @@ struct PriorityQueue {
 
 extension ContractionHierarchy {
     static let magic = "VMCH"
-    static let version: UInt32 = 2
+    /// 3: read in place (the arrays 8-byte aligned, O(1) checks at load).
+    static let version: UInt32 = 3
 
     /// One little-endian `ArrayBlob` of the flat arrays (a dataset's `road_graph_ch.<vehicle>` section).
     public func serialized() -> [UInt8] {
@@ -374,50 +361,35 @@ extension ContractionHierarchy {
     /// Its section in a dataset file (`FileSections`).
     public static func sectionName(vehicle: Int) -> String { "road_graph_ch.\(vehicle)" }
 
-    /// The hierarchy stored in `region` (a mapped dataset section).
+    /// The hierarchy stored in `region` (a mapped dataset section), read in place: O(1) (magic, version and
+    /// counts); `validate()` checks the values.
     public convenience init(region: ByteRegion) throws(RoadGraphError) {
-        try self.init(serialized: Array(region.bytes))
-    }
-
-    public convenience init(serialized bytes: [UInt8]) throws(RoadGraphError) {
-        let read = bytes.withUnsafeBytes { raw in
-            Result { () throws(ArrayBlobReader.Malformed) -> ContractionHierarchy in
-                var r = try ArrayBlobReader(raw, magic: Self.magic, version: Self.version)
-                guard let vehicle = Vehicle(rawValue: Int(truncatingIfNeeded: try r.value(UInt64.self))) else {
-                    throw ArrayBlobReader.Malformed(reason: "vehicle")
-                }
-                let n = Int(truncatingIfNeeded: try r.value(UInt64.self))
-                let e = Int(truncatingIfNeeded: try r.value(UInt64.self))
-                let s = Int(truncatingIfNeeded: try r.value(UInt64.self))
-                let checksum = try r.value(UInt64.self)
-                let rank: [Int32] = try r.array()
-                let upStart: [Int32] = try r.array(), upHead: [Int32] = try r.array()
-                let upWeight: [Double] = try r.array(), upArc: [Int32] = try r.array()
-                let downStart: [Int32] = try r.array(), downTail: [Int32] = try r.array()
-                let downWeight: [Double] = try r.array(), downArc: [Int32] = try r.array()
-                let arcFirst: [Int32] = try r.array(), arcSecond: [Int32] = try r.array()
-                guard r.isAtEnd else { throw ArrayBlobReader.Malformed(reason: "trailing bytes") }
-                let arcs = arcFirst.count
-                guard n >= 0, e >= 0, s >= n, rank.count == s, upStart.count == s + 1, downStart.count == s + 1,
-                      upStart.first == 0, downStart.first == 0,
-                      Int(upStart[s]) == upHead.count, upWeight.count == upHead.count, upArc.count == upHead.count,
-                      Int(downStart[s]) == downTail.count, downWeight.count == downTail.count,
-                      downArc.count == downTail.count, arcSecond.count == arcs,
-                      zip(upStart, upStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-                      zip(downStart, downStart.dropFirst()).allSatisfy({ $0 <= $1 }),
-                      upHead.allSatisfy({ $0 >= 0 && Int($0) < s }), downTail.allSatisfy({ $0 >= 0 && Int($0) < s }),
-                      upArc.allSatisfy({ $0 >= 0 && Int($0) < arcs }), downArc.allSatisfy({ $0 >= 0 && Int($0) < arcs }),
-                      (0..<arcs).allSatisfy({ i in
-                          arcFirst[i] < 0 ? (arcSecond[i] >= 0 && Int(arcSecond[i]) < 2 * e)
-                              : Int(arcFirst[i]) < arcs && arcSecond[i] >= 0 && Int(arcSecond[i]) < arcs
-                      })
-                else { throw ArrayBlobReader.Malformed(reason: "inconsistent arrays") }
-                return ContractionHierarchy(
-                    vehicle: vehicle, nodeCount: n, edgeCount: e, stateCount: s, checksum: checksum, rank: rank,
-                    upStart: upStart, upHead: upHead, upWeight: upWeight, upArc: upArc,
-                    downStart: downStart, downTail: downTail, downWeight: downWeight, downArc: downArc,
-                    arcFirst: arcFirst, arcSecond: arcSecond)
+        let read = Result { () throws(ArrayBlobReader.Malformed) -> ContractionHierarchy in
+            var r = try ArrayBlobReader(region, magic: Self.magic, version: Self.version)
+            guard let vehicle = Vehicle(rawValue: Int(truncatingIfNeeded: try r.value(UInt64.self))) else {
+                throw ArrayBlobReader.Malformed(reason: "vehicle")
             }
+            let n = Int(truncatingIfNeeded: try r.value(UInt64.self))
+            let e = Int(truncatingIfNeeded: try r.value(UInt64.self))
+            let s = Int(truncatingIfNeeded: try r.value(UInt64.self))
+            let checksum = try r.value(UInt64.self)
+            let rank: StoredArray<Int32> = try r.stored()
+            let upStart: StoredArray<Int32> = try r.stored(), upHead: StoredArray<Int32> = try r.stored()
+            let upWeight: StoredArray<Double> = try r.stored(), upArc: StoredArray<Int32> = try r.stored()
+            let downStart: StoredArray<Int32> = try r.stored(), downTail: StoredArray<Int32> = try r.stored()
+            let downWeight: StoredArray<Double> = try r.stored(), downArc: StoredArray<Int32> = try r.stored()
+            let arcFirst: StoredArray<Int32> = try r.stored(), arcSecond: StoredArray<Int32> = try r.stored()
+            guard r.isAtEnd else { throw ArrayBlobReader.Malformed(reason: "trailing bytes") }
+            guard n >= 0, e >= 0, s >= n, rank.count == s, upStart.count == s + 1, downStart.count == s + 1,
+                  Int(upStart[s]) == upHead.count, upWeight.count == upHead.count, upArc.count == upHead.count,
+                  Int(downStart[s]) == downTail.count, downWeight.count == downTail.count,
+                  downArc.count == downTail.count, arcSecond.count == arcFirst.count
+            else { throw ArrayBlobReader.Malformed(reason: "inconsistent arrays") }
+            return ContractionHierarchy(
+                vehicle: vehicle, nodeCount: n, edgeCount: e, stateCount: s, checksum: checksum, rank: rank,
+                upStart: upStart, upHead: upHead, upWeight: upWeight, upArc: upArc,
+                downStart: downStart, downTail: downTail, downWeight: downWeight, downArc: downArc,
+                arcFirst: arcFirst, arcSecond: arcSecond)
         }
         switch read {
         case .success(let ch):
@@ -428,5 +400,27 @@ extension ContractionHierarchy {
         case .failure(let error):
             throw .invalidSerialization(error.reason)
         }
+    }
+
+    /// A copy of `bytes` (`serialized()`), fully checked (`validate()`).
+    public convenience init(serialized bytes: [UInt8]) throws(RoadGraphError) {
+        try self.init(region: ByteRegion(copying: bytes))
+        try validate()
+    }
+
+    /// Every index in range (O(arcs)): CSR starts ordered from 0, heads and tails states, arc references arcs or
+    /// (unpacked) directed edges. Not run when a dataset section is mapped (the file's checksum covers it).
+    public func validate() throws(RoadGraphError) {
+        let s = stateCount, arcs = arcFirst.count, e = edgeCount
+        let valid = upStart[0] == 0 && downStart[0] == 0
+            && zip(upStart, upStart.dropFirst()).allSatisfy({ $0 <= $1 })
+            && zip(downStart, downStart.dropFirst()).allSatisfy({ $0 <= $1 })
+            && upHead.allSatisfy({ $0 >= 0 && Int($0) < s }) && downTail.allSatisfy({ $0 >= 0 && Int($0) < s })
+            && upArc.allSatisfy({ $0 >= 0 && Int($0) < arcs }) && downArc.allSatisfy({ $0 >= 0 && Int($0) < arcs })
+            && (0..<arcs).allSatisfy({ i in
+                arcFirst[i] < 0 ? (arcSecond[i] >= 0 && Int(arcSecond[i]) < 2 * e)
+                    : Int(arcFirst[i]) < arcs && arcSecond[i] >= 0 && Int(arcSecond[i]) < arcs
+            })
+        if !valid { throw .invalidStorage("contraction hierarchy: an index out of range") }
     }
 }

@@ -1,3 +1,5 @@
+import ArrayBlob
+
 /// `TravelMatrix` through a `ContractionHierarchy`: many-to-many with buckets. One backward upward search per
 /// distinct destination leaves (destination, cost) in a bucket at every state it settles; one forward upward search
 /// per distinct source scans the buckets of the states it settles (best meeting state per destination). A cell's
@@ -175,7 +177,7 @@ struct ContractionMatrix {
     /// partial start and end pieces plus each arc's length, memoized per shortcut over the whole matrix (paths
     /// share most of their upper arcs), so a cell costs its number of top-level arcs, not its number of edges.
     func path(meet: Int32, cost: Double, ws: CHWorkspace, space: Space, from: Snap, to: Snap,
-              edgeLength: [Double], memo: inout [Int32: Double]) -> TravelMatrix.Cell? {
+              edgeLength: StoredArray<Double>, memo: inout [Int32: Double]) -> TravelMatrix.Cell? {
         var meters = 0.0
         var s = meet
         var depth = 0
@@ -210,7 +212,7 @@ struct ContractionMatrix {
     }
 
     /// Metres of an arc's original edges (recursion depth ≤ the hierarchy's unpacking depth).
-    func arcMeters(_ a: Int32, _ edgeLength: [Double], _ memo: inout [Int32: Double]) -> Double {
+    func arcMeters(_ a: Int32, _ edgeLength: StoredArray<Double>, _ memo: inout [Int32: Double]) -> Double {
         let f = ch.arcFirst[Int(a)]
         if f < 0 { return edgeLength[Int(ch.arcSecond[Int(a)] >> 1)] }
         if let m = memo[a] { return m }

@@ -136,10 +136,7 @@ extension RoadGraph {
         for ch in chs where ch.matches(self) {
             let v = ch.vehicle.rawValue
             g.hierarchies[v] = ch
-            var special: UInt8 = 0
-            let W = index.adjWeight[v]
-            for slot in 0..<(2 * edgeCount) where W[slot] != .infinity { special |= index.adjSpecial[slot] }
-            g.usableSpecial[v] = special
+            g.usableSpecial[v] = index.stored.usableSpecial[v]
         }
         return g
     }

@@ -63,7 +63,7 @@ public enum RoadGraphBuilder {
         }
         towers.sort { $0.key < $1.key || ($0.key == $1.key && $0.input < $1.input) }
         var graphID = [Int32](repeating: -1, count: input.nodeIDs.count)
-        var s = RoadGraph.Storage()
+        var s = RoadGraph.EditableStorage()
         s.nodeLatE7.reserveCapacity(towers.count)
         for (gid, t) in towers.enumerated() {
             graphID[Int(t.input)] = Int32(gid)
@@ -165,7 +165,7 @@ public enum RoadGraphBuilder {
                 }
             }
         }
-        return s
+        return RoadGraph.Storage(s)
     }
 
     @inline(__always) static func toE7(_ deg: Double) -> Int32 { Int32((deg * 1e7).rounded()) }

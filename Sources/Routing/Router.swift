@@ -91,7 +91,9 @@ struct PieceInfo {
     var last: Int
     var distance: Double
     var time: Double
-    var name: String
+    /// Name index (`RoadGraph.Storage.name(at:)`): compared as indices and bytes, built as a String only for
+    /// the instructions it ends up in.
+    var name: Int32
     var roundabout: Bool
     var tailNode: Int?
     var headNode: Int?
@@ -99,7 +101,8 @@ struct PieceInfo {
 
 struct RawInstruction {
     var sign: Int
-    var name: String
+    /// Name index; -1 = none ("").
+    var name: Int32
     var first: Int
     var last: Int
     var distance = 0.0
@@ -152,7 +155,7 @@ struct RouteAssembler {
                 }
             }
             let endSign = li == legs.count - 1 ? Instruction.finish : Instruction.reachedVia
-            var end = RawInstruction(sign: endSign, name: "", first: legEnd, last: legEnd)
+            var end = RawInstruction(sign: endSign, name: -1, first: legEnd, last: legEnd)
             end.viaNumber = li + 1
             raw.append(end)
             legIntervals.append(legStart...legEnd)
@@ -183,7 +186,7 @@ struct RouteAssembler {
             }
             let street: String
             if r.sign == Instruction.finish || r.sign == Instruction.reachedVia { street = "" } else {
-                street = r.name.isEmpty ? Self.unnamed : r.name
+                street = graph.storage.nameIsEmpty(r.name) ? Self.unnamed : graph.storage.name(at: Int(r.name))
             }
             instructions.append(Instruction(
                 sign: r.sign, text: Self.text(sign: r.sign, street: street, exit: r.exitNumber ?? 0, via: r.viaNumber),
@@ -234,7 +237,7 @@ struct RouteAssembler {
         let base = Int(s.edgeBaseNode[e]), adj = Int(s.edgeAdjNode[e])
         return PieceInfo(dirEdge: piece.dirEdge, edge: e, forward: forward, first: first, last: last,
                          distance: distance, time: kmh > 0 ? distance * 3.6 / kmh : 0,
-                         name: graph.name(ofEdge: e), roundabout: s.edgeFlags[e] & EdgeFlag.roundabout != 0,
+                         name: s.edgeNameIndex[e], roundabout: s.edgeFlags[e] & EdgeFlag.roundabout != 0,
                          tailNode: piece.start == nil ? (forward ? base : adj) : nil,
                          headNode: piece.end == nil ? (forward ? adj : base) : nil)
     }
@@ -250,8 +253,9 @@ struct RouteAssembler {
         var roundaboutOrientation = 0.0   // GH prevOrientation while in a roundabout
         var clockwise = 0
         var inRoundabout = false
-        var prevName = ""
-        var prevInstructionName = ""
+        var prevName: Int32 = -1
+        var prevInstructionName: Int32 = -1
+        let names = graph.storage
 
         func orientation(_ a: GeoPoint, _ b: GeoPoint) -> Double {
             Geo.orientation(a.latitude, a.longitude, b.latitude, b.longitude)
@@ -337,7 +341,8 @@ struct RouteAssembler {
                     } else if !prevInstructionPrevOrientation.isNaN, let prevIns = out.last,
                               prevIns.distance < 35, (sign < 0) == (prevIns.sign < 0),
                               [1, 2, 3].contains(abs(sign)), [1, 2, 3].contains(abs(prevIns.sign)),
-                              isOneway(p), !prevInstructionName.isEmpty, prevInstructionName == p.name {
+                              isOneway(p), !names.nameIsEmpty(prevInstructionName),
+                              names.namesEqual(prevInstructionName, p.name) {
                         let diff = abs(prevInstructionPrevOrientation - outRaw)
                         if diff > Double.pi * 0.9 && diff < Double.pi * 1.1 {
                             isUTurn = true
@@ -403,16 +408,16 @@ struct RouteAssembler {
 
     /// GraphHopper's getTurn, with one deliberate difference: a change of street name always starts a new step.
     func turnSign(prev: PieceInfo, cur: PieceInfo, inOrientation: Double, delta: Double, here: GeoPoint,
-                  prevName: String) -> Int {
+                  prevName: Int32) -> Int {
         let sign = Self.calculateSign(delta)
         if cur.dirEdge == prev.dirEdge ^ 1 { return Instruction.uTurnUnknown }
         guard let v = cur.tailNode else { return Self.ignore }
         let s = graph.storage
         let idx = graph.index
-        let sameName = cur.name == prevName
+        let sameName = s.namesEqual(cur.name, prevName)
         var allowed = 0, visible = 0
         var maxSurrounding = -1.0
-        var otherContinue: (delta: Double, name: String, roadClass: UInt8)?
+        var otherContinue: (delta: Double, name: Int32, roadClass: UInt8)?
         for slot in Int(idx.adjStart[v])..<Int(idx.adjStart[v + 1]) {
             let d = idx.adjDirEdge[slot]
             let e = Int(d >> 1)
@@ -429,7 +434,7 @@ struct RouteAssembler {
                 let o = Geo.orientation(here.latitude, here.longitude, q.latitude, q.longitude)
                 let otherDelta = Geo.alignOrientation(inOrientation, o) - inOrientation
                 if abs(Self.calculateSign(otherDelta)) <= 1 {
-                    otherContinue = (otherDelta, graph.name(ofEdge: e), s.edgeRoadClass[e])
+                    otherContinue = (otherDelta, s.edgeNameIndex[e], s.edgeRoadClass[e])
                 }
             }
         }
@@ -450,7 +455,7 @@ struct RouteAssembler {
         let outgoingSlower = slower(1)
         if let other = otherContinue {
             let prevClass = s.edgeRoadClass[prev.edge], curClass = s.edgeRoadClass[cur.edge]
-            if !sameName || other.name == prevName || prevClass != curClass || prevClass == other.roadClass
+            if !sameName || s.namesEqual(other.name, prevName) || prevClass != curClass || prevClass == other.roadClass
                 || !outgoingSlower {
                 if abs(delta) < 0.1 && abs(other.delta) > 0.15 && sameName { return Self.ignore }
                 return other.delta < delta ? Instruction.keepLeft : Instruction.keepRight

@@ -27,88 +27,6 @@ public struct Snap: Sendable, Hashable {
     public var departsForward: Bool? = nil
 }
 
-/// Uniform grid over edge segments' bounding boxes (CSR: `cellStart`, `cellItems` = global segment ids).
-struct SegmentGrid: Sendable {
-    let minLat: Double, minLon: Double, cellDeg: Double
-    let nx: Int, ny: Int
-    let cellStart: [Int32]
-    let cellItems: [Int32]
-    /// Global segment id → edge; an edge's segments are `segFirst(e) ..< segFirst(e) + pillars + 1`.
-    let segEdge: [Int32]
-    /// Smallest cell side in metres (at the graph's largest |latitude|).
-    let cellMeters: Double
-
-    init(_ s: RoadGraph.Storage) {
-        let e = s.edgeCount
-        var minLat = Double.infinity, maxLat = -Double.infinity, minLon = Double.infinity, maxLon = -Double.infinity
-        for i in 0..<s.nodeCount {
-            let la = Double(s.nodeLatE7[i]) / 1e7, lo = Double(s.nodeLonE7[i]) / 1e7
-            minLat = min(minLat, la); maxLat = max(maxLat, la); minLon = min(minLon, lo); maxLon = max(maxLon, lo)
-        }
-        for i in 0..<s.pillarLatE7.count {
-            let la = Double(s.pillarLatE7[i]) / 1e7, lo = Double(s.pillarLonE7[i]) / 1e7
-            minLat = min(minLat, la); maxLat = max(maxLat, la); minLon = min(minLon, lo); maxLon = max(maxLon, lo)
-        }
-        if !minLat.isFinite { minLat = 0; maxLat = 0; minLon = 0; maxLon = 0 }
-        let segCount = s.pillarLatE7.count + e
-        let area = max(1e-8, (maxLat - minLat) * (maxLon - minLon))
-        // About 4 segments per cell, never finer than 0.001° (~110 m), at most ~4M cells.
-        var cell = max(0.001, (area / Double(max(1, segCount / 4))).squareRoot())
-        cell = max(cell, (area / 4_000_000).squareRoot())
-        self.minLat = minLat
-        self.minLon = minLon
-        self.cellDeg = cell
-        let nx = max(1, Int((maxLon - minLon) / cell) + 1), ny = max(1, Int((maxLat - minLat) / cell) + 1)
-        self.nx = nx
-        self.ny = ny
-        let maxAbsLat = min(89, max(abs(minLat), abs(maxLat)))
-        cellMeters = cell * Geo.earthRadius * Double.pi / 180 * cos(maxAbsLat * Double.pi / 180)
-
-        var segEdge = [Int32](repeating: 0, count: segCount)
-        var counts = [Int32](repeating: 0, count: nx * ny + 1)
-        // Two passes: count, then fill.
-        var boxes: [(Int32, Int32, Int32, Int32)] = []
-        boxes.reserveCapacity(segCount)
-        do {
-            var g = 0
-            for ei in 0..<e {
-                let gs = Int(s.edgeGeometryStart[ei]), ge = Int(s.edgeGeometryStart[ei + 1])
-                var pLat = s.nodeLatE7[Int(s.edgeBaseNode[ei])], pLon = s.nodeLonE7[Int(s.edgeBaseNode[ei])]
-                for k in 0...(ge - gs) {
-                    let qLat: Int32, qLon: Int32
-                    if k < ge - gs { qLat = s.pillarLatE7[gs + k]; qLon = s.pillarLonE7[gs + k] } else {
-                        qLat = s.nodeLatE7[Int(s.edgeAdjNode[ei])]; qLon = s.nodeLonE7[Int(s.edgeAdjNode[ei])]
-                    }
-                    let x0 = min(nx - 1, Int((Double(min(pLon, qLon)) / 1e7 - minLon) / cell))
-                    let x1 = min(nx - 1, Int((Double(max(pLon, qLon)) / 1e7 - minLon) / cell))
-                    let y0 = min(ny - 1, Int((Double(min(pLat, qLat)) / 1e7 - minLat) / cell))
-                    let y1 = min(ny - 1, Int((Double(max(pLat, qLat)) / 1e7 - minLat) / cell))
-                    boxes.append((Int32(x0), Int32(x1), Int32(y0), Int32(y1)))
-                    segEdge[g] = Int32(ei)
-                    for y in y0...y1 { for x in x0...x1 { counts[y * nx + x + 1] += 1 } }
-                    pLat = qLat; pLon = qLon
-                    g += 1
-                }
-            }
-        }
-        for i in 0..<(nx * ny) { counts[i + 1] += counts[i] }
-        var items = [Int32](repeating: 0, count: Int(counts[nx * ny]))
-        var fill = counts
-        for (g, b) in boxes.enumerated() {
-            for y in Int(b.2)...Int(b.3) {
-                for x in Int(b.0)...Int(b.1) {
-                    let c = y * nx + x
-                    items[Int(fill[c])] = Int32(g)
-                    fill[c] += 1
-                }
-            }
-        }
-        cellStart = counts
-        cellItems = items
-        self.segEdge = segEdge
-    }
-}
-
 extension RoadGraph {
     /// Projects a point onto the nearest segment of an edge usable by `vehicle` (either direction; respecting
     /// `options`' avoidances and truck weight) that is not in a small disconnected subnetwork for the vehicle
@@ -125,7 +43,7 @@ extension RoadGraph {
         guard s.edgeCount > 0, latitude.isFinite, longitude.isFinite else { return nil }
         let yScale = Geo.earthRadius * Double.pi / 180
         let xScale = yScale * cos(latitude * Double.pi / 180)
-        let snappable = index.snappable
+        let snappable = index.stored.subnetworks.snappable
         let vehicleBit = UInt8(1) << UInt8(vehicle.rawValue)
 
         var bestD2 = Double.infinity

@@ -38,8 +38,8 @@ enum BenchRoutingCommand {
             let files = parsed.all("osm").map { URL(fileURLWithPath: $0) }
             graph = try RoadGraphImport.graph(osmFiles: files.isEmpty ? [DefaultData.hcmcPBF] : files)
         }
-        print(String(format: "graph: %d nodes, %d edges, %d states (read %.1f s)", graph.nodeCount, graph.edgeCount,
-                     graph.searchStateCount, now() - t0))
+        print(String(format: "graph: %d nodes, %d edges, %d states (read %.3f s, RSS %d MB)", graph.nodeCount,
+                     graph.edgeCount, graph.searchStateCount, now() - t0, rssMB()))
         if tile > 1 {
             t0 = now()
             graph = try RoadGraph(storage: sideBySide(graph.storage, copies: tile))
@@ -146,11 +146,11 @@ enum BenchRoutingCommand {
     /// joined by 40 two-way stitch edges (a primary road: 50/40/40/15/5 km/h) between the east-most nodes of one and
     /// the west-most of the next, paired by latitude.
     static func sideBySide(_ s: RoadGraph.Storage, copies: Int) -> RoadGraph.Storage {
-        var out = RoadGraph.Storage()
+        var out = RoadGraph.EditableStorage()
         let n = s.nodeCount, e = s.edgeCount
         let minLon = s.nodeLonE7.min() ?? 0, maxLon = s.nodeLonE7.max() ?? 0
         let shift = Int32(maxLon - minLon) + 100_000
-        out.names = s.names
+        out.names = (0..<s.nameCount).map(s.name(at:))
         for k in 0..<copies {
             let dn = Int32(k * n), dx = shift * Int32(k)
             out.nodeLatE7 += s.nodeLatE7
@@ -200,6 +200,6 @@ enum BenchRoutingCommand {
                 out.edgeGeometryStart.append(out.edgeGeometryStart.last!)
             }
         }
-        return out
+        return RoadGraph.Storage(out)
     }
 }

@@ -326,8 +326,8 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(g2.storage, g.storage)
         XCTAssertEqual(g2.searchStateCount, g.searchStateCount)
         XCTAssertThrowsError(try RoadGraph(serialized: Array(bytes.dropLast())))
-        var bad = g.storage
+        var bad = RoadGraph.EditableStorage(g.storage)
         bad.edgeBaseNode[0] = 999
-        XCTAssertThrowsError(try RoadGraph(storage: bad))
+        XCTAssertThrowsError(try RoadGraph(storage: RoadGraph.Storage(bad)))
     }
 }

@@ -83,9 +83,9 @@ final class SubnetworkTests: XCTestCase {
         XCTAssertEqual(g2.subnetworkSummary(vehicle: .car).unsnappableEdges, 0)
 
         // Empty graph: nothing to snap, no crash.
-        var none = RoadGraph.Storage()
+        var none = RoadGraph.EditableStorage()
         none.edgeGeometryStart = [0]
-        let empty = try RoadGraph(storage: none)
+        let empty = try RoadGraph(storage: RoadGraph.Storage(none))
         XCTAssertEqual(empty.subnetworkSummary(vehicle: .car).largestComponentNodes, 0)
         XCTAssertNil(empty.snap(latitude: 10.77, longitude: 106.7, vehicle: .car))
     }
