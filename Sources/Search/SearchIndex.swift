@@ -86,7 +86,7 @@ public final class SearchIndex: Sendable {
 
     static let magic = "VMSX"
     /// Bump when the layout below or the meaning of a column changes.
-    static let formatVersion: UInt32 = 6
+    static let formatVersion: UInt32 = 7
 
     /// The index as one blob (`ArrayBlobWriter`).
     public func serialized() -> [UInt8] {
@@ -293,8 +293,9 @@ public final class SearchIndex: Sendable {
     /// The stored index of the dataset at `path`: its section, mapped; in a dataset written before
     /// sections existed, its `search_index` table; or one built from its tables when it has neither.
     public static func load(path: String, database: Database) throws -> SearchIndex {
-        if let region = try FileSections.map(path: path, name: sectionName) {
-            return try decode(region)
+        // (A section of another format version, or one that does not read, is rebuilt from the tables.)
+        if let region = try FileSections.map(path: path, name: sectionName), let index = try? decode(region) {
+            return index
         }
         return try load(from: database)
     }
