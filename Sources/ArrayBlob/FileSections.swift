@@ -35,7 +35,7 @@ public enum FileSections {
     public static func append(to path: String, _ sections: [(name: String, bytes: [UInt8])]) throws {
         guard !sections.isEmpty else { return }
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(path, "cannot open the new dataset to add its sections: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw failure("cannot open the new dataset to add its sections: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var size = Int(lseek(fd, 0, SEEK_END))
         func put(_ bytes: UnsafeRawBufferPointer) throws {
@@ -43,7 +43,7 @@ public enum FileSections {
             while done < bytes.count {
                 let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure(path, "cannot write the dataset's sections: \(String(cString: strerror(errno)))") }
+                guard n > 0 else { throw failure("cannot write the dataset's sections: \(String(cString: strerror(errno)))") }
                 done += n
             }
             size += bytes.count
@@ -73,15 +73,15 @@ public enum FileSections {
     /// without sections (a dataset built before they existed keeps its structures in tables).
     public static func directory(path: String) throws(Failure) -> [String: Range<Int>] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "cannot open: \(String(cString: strerror(errno)))", isDamage: false) }
+        guard fd >= 0 else { throw failure("cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw damaged(path, "cannot be read") }
+        guard fstat(fd, &status) == 0 else { throw damaged("cannot be read") }
         let size = Int(status.st_size)
         guard size >= footerSize else { return [:] }
         var footer = [UInt8](repeating: 0, count: footerSize)
         guard footer.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, footerSize, off_t(size - footerSize)) }) == footerSize else {
-            throw damaged(path, "cannot be read")
+            throw damaged("cannot be read")
         }
         guard footer.starts(with: footerMagic) else { return [:] }
         func number(at offset: Int) -> Int {
@@ -89,18 +89,18 @@ public enum FileSections {
         }
         let start = number(at: 8), length = number(at: 16)
         guard start >= 0, length >= 0, length <= 1 << 20, start <= size - footerSize - length else {
-            throw damaged(path, "its section directory is damaged")
+            throw damaged("its section directory is damaged")
         }
         var text = [UInt8](repeating: 0, count: length)
         guard text.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, length, off_t(start)) }) == length else {
-            throw damaged(path, "cannot be read")
+            throw damaged("cannot be read")
         }
         var sections: [String: Range<Int>] = [:]
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 3, let offset = Int(fields[1]), let count = Int(fields[2]),
                   offset >= 0, count >= 0, offset % 8 == 0, offset <= start - count else {
-                throw damaged(path, "its section directory is damaged")
+                throw damaged("its section directory is damaged")
             }
             sections[String(fields[0])] = offset..<offset + count
         }
@@ -113,7 +113,7 @@ public enum FileSections {
         do {
             return try ByteRegion.map(path: path, offset: range.lowerBound, count: range.count)
         } catch {
-            throw Failure(description: error.description, isDamage: false)
+            throw failure(error.description)
         }
     }
 
@@ -122,11 +122,7 @@ public enum FileSections {
         try map(path: path, name: name, in: directory(path: path))
     }
 
-    private static func damaged(_ path: String, _ message: String) -> Failure {
-        Failure(description: message, isDamage: true)
-    }
+    private static func damaged(_ message: String) -> Failure { Failure(description: message, isDamage: true) }
 
-    private static func failure(_ path: String, _ message: String) -> Failure {
-        Failure(description: message, isDamage: false)
-    }
+    private static func failure(_ message: String) -> Failure { Failure(description: message, isDamage: false) }
 }

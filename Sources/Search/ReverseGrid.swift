@@ -34,18 +34,8 @@ struct ReverseGrid: Sendable {
             guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { continue }
             pairs.append((ReverseGeocoder.cellKey(row: ReverseGeocoder.cellRow(lat), column: ReverseGeocoder.cellColumn(lng)), UInt32(row)))
         }
-        pairs.sort { ($0.key, $0.row) < ($1.key, $1.row) }
-        var keys: [Int64] = [], starts: [UInt32] = [], rows: [UInt32] = []
-        rows.reserveCapacity(pairs.count)
-        for (i, pair) in pairs.enumerated() {
-            if keys.last != pair.key {
-                keys.append(pair.key)
-                starts.append(UInt32(i))
-            }
-            rows.append(pair.row)
-        }
-        starts.append(UInt32(pairs.count))
-        return ReverseGrid(cellKeys: StoredArray(keys), cellStart: StoredArray(starts), cellRows: StoredArray(rows),
+        let cells = KeyedRows(pairs)
+        return ReverseGrid(cellKeys: StoredArray(cells.keys), cellStart: StoredArray(cells.starts), cellRows: StoredArray(cells.rows),
                            newWardRows: StoredArray(wards))
     }
 

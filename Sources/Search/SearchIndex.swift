@@ -60,20 +60,9 @@ public final class SearchIndex: Sendable {
 
     /// An index whose cell lists are made from the places' cells.
     convenience init(places: PlaceColumns, terms: TermIndex, typos: TypoVocabulary) {
-        var pairs = (0..<places.count).map { (cell: places.cell[$0], row: UInt32($0)) }
-        pairs.sort { ($0.cell, $0.row) < ($1.cell, $1.row) }
-        var keys: [Int32] = [], starts: [UInt32] = [], rows: [UInt32] = []
-        rows.reserveCapacity(pairs.count)
-        for (index, pair) in pairs.enumerated() {
-            if keys.last != pair.cell {
-                keys.append(pair.cell)
-                starts.append(UInt32(index))
-            }
-            rows.append(pair.row)
-        }
-        starts.append(UInt32(pairs.count))
-        self.init(places: places, terms: terms, cellKeys: StoredArray(keys), cellStart: StoredArray(starts), cellRows: StoredArray(rows),
-                  typos: typos)
+        let cells = KeyedRows((0..<places.count).map { (key: places.cell[$0], row: UInt32($0)) })
+        self.init(places: places, terms: terms, cellKeys: StoredArray(cells.keys), cellStart: StoredArray(cells.starts),
+                  cellRows: StoredArray(cells.rows), typos: typos)
     }
 
     /// Number of places.
@@ -291,24 +280,10 @@ public final class SearchIndex: Sendable {
     }
 
     /// The stored index of the dataset at `path`: its section, mapped; in a dataset written before
-    /// sections existed, its `search_index` table; or one built from its tables when it has neither.
+    /// sections existed (or whose section is of another format version), one built from its tables.
     public static func load(path: String, database: Database) throws -> SearchIndex {
-        // (A section of another format version, or one that does not read, is rebuilt from the tables.)
         if let region = try FileSections.map(path: path, name: sectionName), let index = try? decode(region) {
             return index
-        }
-        return try load(from: database)
-    }
-
-    /// The index of a dataset's `search_index` table, or one built from its tables when it has none.
-    public static func load(from database: Database) throws -> SearchIndex {
-        let exists = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_index'")
-        if try exists.step(), exists.int(0) > 0 {
-            // Pages through a memory map: the blob is read without a system call per page.
-            try? database.execute("PRAGMA mmap_size = 268435456")
-            let statement = try database.prepare("SELECT data FROM search_index WHERE id = 1")
-            // (An index of another format version is built anew from the tables.)
-            if try statement.step(), let index = try? statement.withBlob(0, { try Self.decode($0) as SearchIndex }) { return index }
         }
         return try build(from: database)
     }

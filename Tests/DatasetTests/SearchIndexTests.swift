@@ -48,7 +48,7 @@ final class SearchIndexTests: XCTestCase {
 
     func testEveryWordStatementMatchesFTS5() throws {
         let db = try SharedDataset.open()
-        let index = try SearchIndex.load(from: db)
+        let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
         let all = try queries()
         XCTAssertGreaterThan(all.count, 700)
         var compared = 0
@@ -83,7 +83,7 @@ final class SearchIndexTests: XCTestCase {
 
     func testFiltersMeanWhatTheSQLMeant() throws {
         let db = try SharedDataset.open()
-        let index = try SearchIndex.load(from: db)
+        let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
         let center = Self.foci[0]
         let cases: [(AutocompleteQuery, String)] = [
             (AutocompleteQuery(text: "", format: .old), " AND p.scheme IN (0, 2)"),
@@ -111,7 +111,7 @@ final class SearchIndexTests: XCTestCase {
 
     func testRecordsAndKeysAreThoseOfThePlaceTable() throws {
         let db = try SharedDataset.open()
-        let index = try SearchIndex.load(from: db)
+        let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
         XCTAssertEqual(index.count, try db.scalarInt("SELECT count(*) FROM place"))
         let statement = try db.prepare("SELECT id, key, name, hs_num, street, categories, lat, lng, importance, new_ward, old_district, alias_key, address_key, name_key, kind_key FROM place WHERE id % 97 = 1 OR (kind = 1 AND street != '')")
         var checked = 0
