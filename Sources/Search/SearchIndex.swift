@@ -282,9 +282,13 @@ public final class SearchIndex: Sendable {
     /// The stored index of the dataset at `path`: its section, mapped; in a dataset written before
     /// sections existed (or whose section is of another format version), one built from its tables.
     public static func load(path: String, database: Database) throws -> SearchIndex {
-        if let region = try FileSections.map(path: path, name: sectionName), let index = try? decode(region) {
-            return index
+        let region: ByteRegion?
+        do {
+            region = try FileSections.map(path: path, name: sectionName)
+        } catch {
+            throw ArrayBlobReader.Malformed(reason: "\(path): \(error.description)")
         }
+        if let region, let index = try? decode(region) { return index }
         return try build(from: database)
     }
 }

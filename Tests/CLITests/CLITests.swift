@@ -77,6 +77,29 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(outcome.stdout.contains("listening"))
     }
 
+    /// A section directory that points outside the file (a hostile or damaged footer) is refused at
+    /// start with one line naming the file, even when the checksum is left for later.
+    func testADamagedSectionDirectoryIsOneLineNamingTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-sections-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("hostile.sqlite")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try TestDataset.path()))
+        // A footer whose directory lies a terabyte past the end.
+        bytes += Data("VMSDSECT".utf8)
+        withUnsafeBytes(of: UInt64(1 << 40).littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: UInt64(100).littleEndian) { bytes += $0 }
+        bytes += Data(count: 8)
+        try bytes.write(to: copy)
+        let outcome = try run(["serve", "--port", "0", "--db", copy.path], environment: ["VIETMAP_SIM_DEFERRED_CHECK_BYTES": "0"])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertFalse(outcome.stdout.contains("listening"), outcome.stdout)
+        let lines = outcome.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, outcome.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix("vietmap-sim: \(copy.path): ") ?? false, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("section directory is damaged"), outcome.stderr)
+    }
+
     func testALargeDatasetIsServedAtOnceAndItsDamageFoundInTheBackground() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-deferred-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
