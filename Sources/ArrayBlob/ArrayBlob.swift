@@ -1,41 +1,62 @@
 /// Arrays of plain values in one byte blob, the format of the datasets' stored structures (the
-/// road graph, the search index): a 4-byte magic, a `UInt32` version, then each array as its
-/// element count (`UInt64`) followed by its elements' bytes; integers little-endian, arrays in the
-/// machine's order (little-endian on every platform Swift runs on here). Each array's count starts
-/// at a multiple of 8 bytes from the blob's start (zero bytes pad the gap), so a blob stored at an
-/// aligned offset is read in place (``ArrayBlobReader/stored(_:)``).
+/// road graph, the search index). A blob is a head, then a body:
+/// - the head: a 4-byte magic, a `UInt32` version, the head's length in bytes (`UInt64`, counted
+///   from the blob's start), then every value, string and array count in the order written
+///   (each array's count at a multiple of 8 bytes);
+/// - the body, from the first multiple of 8 after the head: each array's elements, each array
+///   starting at a multiple of 8 (zero bytes pad the gaps).
+///
+/// Integers are little-endian, arrays in the machine's order (little-endian on every platform
+/// Swift runs on here). A blob stored at an aligned offset is read in place
+/// (``ArrayBlobReader/stored(_:)``), and reading its layout touches only the head: the arrays'
+/// pages stay untouched until they are read (a mapped file's start maps a few pages, not one per
+/// array — the kernel maps a whole 2 MiB page-cache folio on a touch).
 public struct ArrayBlobWriter {
-    public private(set) var bytes: [UInt8] = []
+    private var head: [UInt8] = []
+    private var body: [UInt8] = []
+    /// Where the head's length is written.
+    private let lengthOffset: Int
 
     public init(magic: String, version: UInt32) {
-        bytes += Array(magic.utf8)
+        lengthOffset = magic.utf8.count + 4
+        head += Array(magic.utf8)
         append(version)
+        append(UInt64(0))
+    }
+
+    /// The blob: head, padding to a multiple of 8, body.
+    public var bytes: [UInt8] {
+        var out = head
+        withUnsafeBytes(of: UInt64(head.count).littleEndian) { out.replaceSubrange(lengthOffset..<lengthOffset + 8, with: $0) }
+        out += repeatElement(0, count: (8 - out.count % 8) % 8)
+        out += body
+        return out
     }
 
     public mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: value.littleEndian) { head += $0 }
     }
 
     public mutating func append<T: BitwiseCopyable>(_ array: [T]) {
-        pad()
-        append(UInt64(array.count))
-        array.withUnsafeBytes { bytes += $0 }
+        appendCount(array.count)
+        array.withUnsafeBytes { body += $0 }
     }
 
     public mutating func append<T: BitwiseCopyable>(_ array: StoredArray<T>) {
-        pad()
-        append(UInt64(array.count))
-        array.withUnsafeBytes { bytes += $0 }
+        appendCount(array.count)
+        array.withUnsafeBytes { body += $0 }
     }
 
-    private mutating func pad() {
-        bytes += repeatElement(0, count: (8 - bytes.count % 8) % 8)
+    private mutating func appendCount(_ count: Int) {
+        head += repeatElement(0, count: (8 - head.count % 8) % 8)
+        append(UInt64(count))
+        body += repeatElement(0, count: (8 - body.count % 8) % 8)
     }
 
     /// A string: its UTF-8 length (`UInt32`), then its bytes.
     public mutating func append(_ text: String) {
         append(UInt32(text.utf8.count))
-        bytes += text.utf8
+        head += text.utf8
     }
 }
 
@@ -51,7 +72,11 @@ public struct ArrayBlobReader {
 
     private let region: ByteRegion
     private let bytes: UnsafeRawBufferPointer
+    /// The next value's offset in the head, which ends at `headEnd`.
     private var offset = 0
+    private var headEnd = 0
+    /// The next array's offset in the body.
+    private var bodyOffset = 0
 
     /// Reads a copy of `bytes` (views of ``stored(_:)`` point into the copy).
     public init(_ bytes: UnsafeRawBufferPointer, magic: String, version: UInt32) throws(Malformed) {
@@ -68,11 +93,17 @@ public struct ArrayBlobReader {
             throw Malformed(reason: "not a \(magic) blob")
         }
         offset = expected.count
+        headEnd = bytes.count
         let found = try value(UInt32.self)
         guard found == version else { throw Malformed(reason: "version \(found), expected \(version)") }
+        guard let length = Int(exactly: try value(UInt64.self)), length >= offset, length <= bytes.count else {
+            throw Malformed(reason: "truncated")
+        }
+        headEnd = length
+        bodyOffset = min(bytes.count, (length + 7) / 8 * 8)
     }
 
-    public var isAtEnd: Bool { offset == bytes.count }
+    public var isAtEnd: Bool { offset == headEnd && bodyOffset == bytes.count }
 
     public mutating func value<T: FixedWidthInteger>(_: T.Type) throws(Malformed) -> T {
         let raw = try take(MemoryLayout<T>.size)
@@ -100,12 +131,15 @@ public struct ArrayBlobReader {
 
     private mutating func arrayBytes<T>(_: T.Type) throws(Malformed) -> (UnsafeRawBufferPointer, Int) {
         let padding = (8 - offset % 8) % 8
-        guard padding <= bytes.count - offset else { throw Malformed(reason: "truncated") }
+        guard padding <= headEnd - offset else { throw Malformed(reason: "truncated") }
         offset += padding
         guard let count = Int(exactly: try value(UInt64.self)) else { throw Malformed(reason: "truncated") }
         let (size, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
         guard !overflow else { throw Malformed(reason: "truncated") }
-        return (try take(size), count)
+        let start = (bodyOffset + 7) / 8 * 8
+        guard start <= bytes.count, size <= bytes.count - start else { throw Malformed(reason: "truncated") }
+        bodyOffset = start + size
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<start + size]), count)
     }
 
     public mutating func string() throws(Malformed) -> String {
@@ -113,8 +147,9 @@ public struct ArrayBlobReader {
         return String(decoding: try take(length), as: UTF8.self)
     }
 
+    /// The next `count` bytes of the head.
     private mutating func take(_ count: Int) throws(Malformed) -> UnsafeRawBufferPointer {
-        guard count >= 0, count <= bytes.count - offset else { throw Malformed(reason: "truncated") }
+        guard count >= 0, count <= headEnd - offset else { throw Malformed(reason: "truncated") }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }

@@ -18,7 +18,7 @@ public enum DatasetSchema {
     public static let schemaVersion = 11
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 16
+    public static let builderVersion = 17
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -343,8 +343,8 @@ struct PriorityQueue {
 
 extension ContractionHierarchy {
     static let magic = "VMCH"
-    /// 3: read in place (the arrays 8-byte aligned, O(1) checks at load).
-    static let version: UInt32 = 3
+    /// 3: read in place (the arrays 8-byte aligned, O(1) checks at load). 4: ArrayBlob head + body.
+    static let version: UInt32 = 4
 
     /// One little-endian `ArrayBlob` of the flat arrays (a dataset's `road_graph_ch.<vehicle>` section).
     public func serialized() -> [UInt8] {

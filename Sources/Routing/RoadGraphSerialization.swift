@@ -5,8 +5,8 @@ import ArrayBlob
 /// nothing. Doubles are stored as their bit patterns.
 extension RoadGraph {
     static let magic = "VMRG"
-    /// 3: the derived search index stored after the storage; names as an arena.
-    static let version: UInt32 = 3
+    /// 3: the derived search index stored after the storage; names as an arena. 4: ArrayBlob head + body.
+    static let version: UInt32 = 4
 
     /// Its section in a dataset file (`FileSections`).
     public static let sectionName = "road_graph"

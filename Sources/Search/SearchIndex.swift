@@ -75,7 +75,7 @@ public final class SearchIndex: Sendable {
 
     static let magic = "VMSX"
     /// Bump when the layout below or the meaning of a column changes.
-    static let formatVersion: UInt32 = 7
+    static let formatVersion: UInt32 = 8
 
     /// The index as one blob (`ArrayBlobWriter`).
     public func serialized() -> [UInt8] {

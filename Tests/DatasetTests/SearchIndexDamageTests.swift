@@ -29,14 +29,19 @@ final class SearchIndexDamageTests: XCTestCase {
         return sizes
     }()
 
-    /// Where each array's elements lie in the blob (each array's count at a multiple of 8).
+    /// Where each array's elements lie in the blob: the counts in the head (after magic, version
+    /// and the head's length, each at a multiple of 8), the elements in the body that follows.
     private static func arrays(of blob: [UInt8]) -> [(name: String, size: Int, range: Range<Int>)] {
-        var offset = 8
+        func number(at offset: Int) -> Int { blob[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        var offset = 16
+        var body = (number(at: 8) + 7) / 8 * 8
         return Self.elementSizes.map { name, size in
             offset = (offset + 7) / 8 * 8
-            let count = blob[offset..<offset + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
-            defer { offset += 8 + count * size }
-            return (name, size, offset + 8..<offset + 8 + count * size)
+            let count = number(at: offset)
+            offset += 8
+            body = (body + 7) / 8 * 8
+            defer { body += count * size }
+            return (name, size, body..<body + count * size)
         }
     }
 
