@@ -63,10 +63,42 @@ public enum DatasetIntegrity {
         return .sealedCheckDeferred
     }
 
+    /// Runs ``verify(path:threads:)`` on a thread of its own at idle priority (Linux `SCHED_IDLE`,
+    /// else the lowest `nice`), reading with one thread, so a server answering on every core is
+    /// not slowed by it; `damaged` is called with the problem if the file is damaged.
+    public static func verifyInBackground(path: String, damaged: @escaping @Sendable (DatasetError) -> Void) {
+        let thread = Thread {
+            lowerThisThreadsPriority()
+            do {
+                try verify(path: path, threads: 1)
+            } catch let error as DatasetError {
+                damaged(error)
+            } catch {
+                damaged(DatasetError(.damaged, file: path, "\(error)"))
+            }
+        }
+        thread.start()
+    }
+
+    /// Makes the calling thread run only when a core would otherwise idle.
+    private static func lowerThisThreadsPriority() {
+        #if os(Linux)
+        // Linux applies both to the calling thread when given 0. SCHED_IDLE is 5 (a _GNU_SOURCE name).
+        let schedIdle: Int32 = 5
+        var parameters = sched_param(sched_priority: 0)
+        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        }
+        #else
+        Thread.current.qualityOfService = .background
+        #endif
+    }
+
     /// Checks the dataset at `path` and throws a ``DatasetError`` (`.damaged`) that names the file
-    /// and says what is wrong when it is damaged or not a dataset at all.
+    /// and says what is wrong when it is damaged or not a dataset at all; a whole-file checksum
+    /// reads the file on up to `threads` threads.
     @discardableResult
-    public static func verify(path: String) throws -> Outcome {
+    public static func verify(path: String, threads: Int = 2) throws -> Outcome {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -74,7 +106,7 @@ public enum DatasetIntegrity {
         let magic = bigEndian(header, at: magicOffset)
         guard magic == sealMagic else { return try quickCheck(path: path) }
         let recorded = bigEndian(header, at: checksumOffset)
-        let actual = try checksum(fd: fd, path: path)
+        let actual = try checksum(fd: fd, path: path, threads: threads)
         guard actual == recorded else {
             throw DatasetError(.damaged, file: path, "the dataset is damaged (its checksum \(hex(actual)) is not the recorded \(hex(recorded)))")
         }
@@ -91,12 +123,12 @@ public enum DatasetIntegrity {
         return header
     }
 
-    /// CRC-32 of the file with bytes 60–63 counted as zero: its halves on two threads, combined.
-    private static func checksum(fd: Int32, path: String) throws -> UInt32 {
+    /// CRC-32 of the file with bytes 60–63 counted as zero: its parts on up to `threads` threads, combined.
+    private static func checksum(fd: Int32, path: String, threads: Int = 2) throws -> UInt32 {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure(path, "cannot read the dataset: \(String(cString: strerror(errno)))") }
         let size = Int(status.st_size)
-        let parts = size >= 8 << 20 ? 2 : 1
+        let parts = size >= 8 << 20 ? max(1, threads) : 1
         let partSize = (size + parts - 1) / parts
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(crc: UInt, error: Int32)>.allocate(capacity: parts)
         defer { results.deallocate() }

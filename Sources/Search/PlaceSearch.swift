@@ -75,7 +75,8 @@ public final class PlaceSearch: Sendable {
         var candidates = CandidateSet(rows: index.count)
         var usedAnyWordStage = false
         var ranking = Ranking()
-        gather(readings, query: query, filter: filter, into: &candidates)
+        let marks = RowMarks()
+        gather(readings, query: query, filter: filter, marks: marks, into: &candidates)
         if !query.wholeWords { candidates.insert(namesBeginning(query, filter: filter)) }
         let literal = readings[0].words
         if candidates.isEmpty && literal.count > 1 {
@@ -97,7 +98,7 @@ public final class PlaceSearch: Sendable {
             if readings[0].words.count >= 3 { typoReadings += Self.droppedWordReadings(of: readings[0]) }
             if !typoReadings.isEmpty {
                 readings += typoReadings
-                gather(typoReadings, query: query, filter: filter, into: &candidates)
+                gather(typoReadings, query: query, filter: filter, marks: marks, into: &candidates)
                 results = rank(candidates, readings: readings, query: query, anyWordStage: usedAnyWordStage, &ranking)
             }
         }
@@ -108,7 +109,7 @@ public final class PlaceSearch: Sendable {
             let partial = Self.droppedWordReadings(of: readings[0])
             let cells = RowCondition.cells(SearchIndex.cells(around: focus))
             for reading in partial {
-                candidates.insert(index.firstRows(allOf: nameConditions(reading, in: .name) + [cells], limit: Self.candidatesPerStage / 2) {
+                candidates.insert(index.firstRows(allOf: nameConditions(reading, in: .name) + [cells], limit: Self.candidatesPerStage / 2, marks: marks) {
                     filter.accepts($0, in: index.places)
                 })
             }
@@ -288,10 +289,11 @@ public final class PlaceSearch: Sendable {
     }
 
     /// Runs the candidate stages of every reading.
-    private func gather(_ readings: [QueryReading], query: AutocompleteQuery, filter: PlaceFilter, into candidates: inout CandidateSet) {
+    private func gather(_ readings: [QueryReading], query: AutocompleteQuery, filter: PlaceFilter, marks: RowMarks,
+                        into candidates: inout CandidateSet) {
         let places = index.places
         func collect(_ conditions: [RowCondition], limit: Int, filter: PlaceFilter) -> Int {
-            let rows = index.firstRows(allOf: conditions, limit: limit) { filter.accepts($0, in: places) }
+            let rows = index.firstRows(allOf: conditions, limit: limit, marks: marks) { filter.accepts($0, in: places) }
             candidates.insert(rows)
             return rows.count
         }

@@ -258,17 +258,11 @@ public final class SimulatorServer: @unchecked Sendable {
         }
         port = server.port
         if dataset.deferred {
-            // The whole file's CRC, at low priority while it serves: damage that the header,
+            // The whole file's CRC, at idle priority while it serves: damage that the header,
             // seal, metadata and SQLite's own page checks let through is still reported.
             let (path, damaged) = (dataset.path, configuration.datasetDamaged)
-            DispatchQueue.global(qos: .background).async {
-                do {
-                    try DatasetIntegrity.verify(path: path)
-                } catch let error as DatasetError {
-                    damaged("\(path): \(error.message) (found by the background check after start); re-import it")
-                } catch {
-                    damaged("\(path): \(error) (found by the background check after start); re-import it")
-                }
+            DatasetIntegrity.verifyInBackground(path: path) { error in
+                damaged("\(path): \(error.message) (found by the background check after start); re-import it")
             }
         }
         let host = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
