@@ -41,7 +41,7 @@ extension SearchIndex {
             let marking = sizes[driver] <= Self.commonScanRows
             let scanning = listCount(conditions[driver]) > Self.mergedListLimit
             if marking || scanning {
-                let scanned = min(places.count, marking ? Self.scanBeforeMarking : Self.commonScanRows)
+                let scanned = min(places.count, marking ? Self.scanBeforeMarking : min(Self.commonScanRows, testedRowsLimit))
                 rows: for row in 0..<scanned {
                     for index in order where !holds(row, conditions[index]) { continue rows }
                     guard accept(row) else { continue }
@@ -55,7 +55,7 @@ extension SearchIndex {
             }
         }
         var tested = 0
-        let testLimit = sizes[driver] > Self.commonScanRows && places.count > Self.commonScanRows ? Self.driverTestRows : Int.max
+        let testLimit = sizes[driver] > Self.commonScanRows ? testedRowsLimit : Int.max
         forEachRow(of: CollectionOfOne(conditions[driver]), size: sizes[driver]) { row in
             tested += 1
             if tested > testLimit { return false }
@@ -72,9 +72,14 @@ extension SearchIndex {
     /// Marking a row in a bit set costs about this many times less than testing a row for a
     /// condition (measured on the 64× country: ≈ 2 ns against 50–100 ns).
     static let markingPerTest = 16
-    /// A driver of more rows and few lists (one common word) has at most this many rows tested
-    /// on a dataset of more than `commonScanRows` rows — the most important first, as the scan.
-    static let driverTestRows = 20_000
+    /// On a dataset of more than `commonScanRows` rows (a country), a call tests at most this many
+    /// rows — the most important first — once its word conditions are too common to intersect
+    /// or intersect in more rows: a selective filter (the units a query names) on common words
+    /// would otherwise test hundreds of thousands (10–50 ms). A city never reaches it.
+    static let countryTestedRows = 20_000
+
+    /// `countryTestedRows` on a country, else no bound.
+    var testedRowsLimit: Int { places.count > Self.commonScanRows ? Self.countryTestedRows : Int.max }
 
     /// Rows scanned in order before a markable driver is intersected in bit sets instead.
     static let scanBeforeMarking = 4_096
@@ -92,8 +97,10 @@ extension SearchIndex {
         var bits: [UInt64] = []
         var marked: [Int] = []
         var left = Int.max
-        // A condition is marked while that costs less than testing it on the rows left.
-        for index in byWords where sizes[index] <= Self.commonScanRows || sizes[index] / Self.markingPerTest <= left {
+        // The smallest is marked (the caller saw it is at most `commonScanRows`); another while
+        // that costs less than testing it on the rows left (at most `testedRowsLimit` are).
+        for index in byWords where bits.isEmpty ? sizes[index] <= Self.commonScanRows
+                                                 : sizes[index] / Self.markingPerTest <= min(left, testedRowsLimit) {
             guard case .words(let match) = conditions[index] else { continue }
             let make = { () -> [UInt64] in
                 var set = [UInt64](repeating: 0, count: words)
@@ -127,10 +134,14 @@ extension SearchIndex {
         let rest = conditions.indices.filter { !marked.contains($0) }
         var word = start >> 6
         var value = word < words ? bits[word] & (UInt64.max << UInt64(start & 63)) : 0
+        var tested = 0
+        let testLimit = testedRowsLimit
         while word < words {
             while value != 0 {
                 let row = word << 6 | value.trailingZeroBitCount
                 value &= value - 1
+                tested += 1
+                if tested > testLimit { return }
                 guard rest.allSatisfy({ holds(row, conditions[$0]) }), accept(row) else { continue }
                 out.append(row)
                 if out.count == limit { return }
