@@ -107,7 +107,8 @@ extension SearchIndex {
                 var lists: [Range<Int>] = []
                 self.terms.lists(match, into: &lists)
                 self.terms.postings.withUnsafeBufferPointer { postings in
-                    set.withUnsafeMutableBufferPointer { self.mark(lists, postings, count, into: $0) }
+                    let rows = lists.map { UnsafeBufferPointer(rebasing: postings[$0.clamped(to: 0..<postings.count)]) }
+                    set.withUnsafeMutableBufferPointer { self.mark(rows, into: $0) }
                 }
                 return set
             }
@@ -151,11 +152,11 @@ extension SearchIndex {
         }
     }
 
-    /// Sets the bit of every row of `lists` (ranges of `postings`) below `count`.
-    private func mark(_ lists: [Range<Int>], _ postings: UnsafeBufferPointer<UInt32>, _ count: Int,
-                      into bits: UnsafeMutableBufferPointer<UInt64>) {
+    /// Sets the bit of every row of `lists` (a damaged row past the places is left out).
+    private func mark(_ lists: [UnsafeBufferPointer<UInt32>], into bits: UnsafeMutableBufferPointer<UInt64>) {
+        let count = min(places.count, bits.count << 6)
         for list in lists {
-            for row in postings[list.clamped(to: 0..<postings.count)] where Int(row) < count {
+            for row in list where Int(row) < count {
                 bits[Int(row) >> 6] |= 1 << UInt64(row & 63)
             }
         }
@@ -269,17 +270,8 @@ extension SearchIndex {
                 } else {
                     // Many lists: mark their rows in a bit set, then read it in order.
                     var bits = [UInt64](repeating: 0, count: (places.count + 63) / 64)
-                    var first = bits.count, last = 0
-                    for list in lists {
-                        for row in list {
-                            let word = Int(row) >> 6
-                            bits[word] |= 1 << UInt64(row & 63)
-                            first = min(first, word)
-                            last = max(last, word)
-                        }
-                    }
-                    guard first <= last else { return }
-                    for word in first...last {
+                    bits.withUnsafeMutableBufferPointer { mark(lists, into: $0) }
+                    for word in bits.indices {
                         var value = bits[word]
                         while value != 0 {
                             let bit = value.trailingZeroBitCount
