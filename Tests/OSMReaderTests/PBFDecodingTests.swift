@@ -185,3 +185,25 @@ final class PBFDecodingTests: XCTestCase {
         XCTAssertEqual(try read(file).nodes.count, 2)
     }
 }
+
+/// A way's node list is its own: a handler that keeps millions of ways keeps their nodes, not the
+/// decoder's reused buffer at the capacity of the longest way read before.
+final class PBFWayNodeCapacityTests: XCTestCase {
+    func testAWayKeepsOnlyItsOwnNodes() throws {
+        struct Capacities: OSMHandler {
+            var longest = 0
+            var worst = 0.0
+            var ways = 0
+            mutating func way(_ way: OSMWay) {
+                ways += 1
+                longest = max(longest, way.nodeIDs.count)
+                worst = max(worst, Double(way.nodeIDs.capacity) / Double(max(4, way.nodeIDs.count)))
+            }
+        }
+        var seen = Capacities()
+        try OSMReader.read(OSMFixtures.hcmcPBF, options: OSMReadOptions(kinds: [.ways]), handler: &seen)
+        XCTAssertGreaterThan(seen.ways, 10_000)
+        XCTAssertGreaterThan(seen.longest, 200, "the city has long ways, whose buffer a short one would otherwise keep")
+        XCTAssertLessThan(seen.worst, 4, "capacity of at most a few times a way's node count")
+    }
+}

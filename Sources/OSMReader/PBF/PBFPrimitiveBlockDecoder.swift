@@ -210,7 +210,10 @@ struct PBFPrimitiveBlockDecoder {
             default: try reader.skip(field.wireType)
             }
         }
-        handler.way(OSMWay(id: id, nodeIDs: Array(refs), tags: try tags(at: reader)))
+        // A copy of exactly the way's nodes: `Array(refs)` would hand the way the reused buffer,
+        // with the capacity of the longest way so far (a handler keeping millions of ways held
+        // gigabytes of unused capacity).
+        handler.way(OSMWay(id: id, nodeIDs: refs.withUnsafeBufferPointer { Array($0) }, tags: try tags(at: reader)))
     }
 
     /// Relation { id = 1 int64; keys = 2; vals = 3; info = 4; roles_sid = 8 (packed int32);
