@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",

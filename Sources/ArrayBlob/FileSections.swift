@@ -34,11 +34,49 @@ public enum FileSections {
     /// Appends `sections` to the finished file at `path` (nothing may have it open).
     public static func append(to path: String, _ sections: [(name: String, bytes: [UInt8])]) throws {
         guard !sections.isEmpty else { return }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot open the new dataset to add its sections: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var size = Int(lseek(fd, 0, SEEK_END))
-        func put(_ bytes: UnsafeRawBufferPointer) throws {
+        let appender = try Appender(path: path)
+        for section in sections { try appender.append(name: section.name, section.bytes) }
+        try appender.finish()
+    }
+
+    /// Appends sections to a finished file one at a time, as each is made (an import need not hold
+    /// them all at once), then the directory and footer (``finish()``). Without `finish()` the
+    /// file has no directory: a reader sees no sections (or, once damaged, refuses them).
+    public final class Appender {
+        private let fd: Int32
+        private var size: Int
+        private var directory = ""
+
+        /// Opens the finished file at `path` to append to it (nothing else may have it open).
+        public init(path: String) throws {
+            fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard fd >= 0 else { throw failure("cannot open the new dataset to add its sections: \(String(cString: strerror(errno)))") }
+            size = Int(lseek(fd, 0, SEEK_END))
+        }
+
+        deinit { close(fd) }
+
+        /// Appends one section at the next aligned offset.
+        public func append(name: String, _ bytes: [UInt8]) throws {
+            precondition(!name.contains(where: \.isWhitespace))
+            try padToAlignment()
+            directory += "\(name) \(size) \(bytes.count)\n"
+            try bytes.withUnsafeBytes { try put($0) }
+        }
+
+        /// Writes the directory and the footer.
+        public func finish() throws {
+            let directoryOffset = size
+            let text = Array(directory.utf8)
+            try text.withUnsafeBytes { try put($0) }
+            var footer = footerMagic
+            withUnsafeBytes(of: UInt64(directoryOffset).littleEndian) { footer += $0 }
+            withUnsafeBytes(of: UInt64(text.count).littleEndian) { footer += $0 }
+            footer += [UInt8](repeating: 0, count: 8)
+            try footer.withUnsafeBytes { try put($0) }
+        }
+
+        private func put(_ bytes: UnsafeRawBufferPointer) throws {
             var done = 0
             while done < bytes.count {
                 let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
@@ -48,25 +86,11 @@ public enum FileSections {
             }
             size += bytes.count
         }
-        func padToAlignment() throws {
+
+        private func padToAlignment() throws {
             let gap = (alignment - size % alignment) % alignment
             if gap > 0 { try [UInt8](repeating: 0, count: gap).withUnsafeBytes { try put($0) } }
         }
-        var directory = ""
-        for section in sections {
-            precondition(!section.name.contains(where: \.isWhitespace))
-            try padToAlignment()
-            directory += "\(section.name) \(size) \(section.bytes.count)\n"
-            try section.bytes.withUnsafeBytes { try put($0) }
-        }
-        let directoryOffset = size
-        let text = Array(directory.utf8)
-        try text.withUnsafeBytes { try put($0) }
-        var footer = footerMagic
-        withUnsafeBytes(of: UInt64(directoryOffset).littleEndian) { footer += $0 }
-        withUnsafeBytes(of: UInt64(text.count).littleEndian) { footer += $0 }
-        footer += [UInt8](repeating: 0, count: 8)
-        try footer.withUnsafeBytes { try put($0) }
     }
 
     /// The sections of the file at `path` by name (byte ranges of the file); empty for a file

@@ -53,9 +53,12 @@ public struct DatasetBuilder: Sendable {
         let admin = AdminRegistry()
         var records: [Int] = Array(repeating: 0, count: inputs.count)
         var step = 0
-        // Each input, then addressing, the road graph, its contraction (when roads are read) and writing.
-        let steps = inputs.count + 3 + (contractionHierarchies && kinds.contains(where: { $0 == .osmXML || $0 == .osmPBF }) ? 1 : 0)
+        // Each input, addressing, writing the places; then, for OSM inputs, each one's roads, the
+        // road graph and its contraction; last the sections' directory and the seal.
+        let osmInputs = zip(inputs, kinds).filter { $0.1 == .osmXML || $0.1 == .osmPBF }.map(\.0)
+        let steps = inputs.count + 3 + (osmInputs.isEmpty ? 0 : osmInputs.count + 1 + (contractionHierarchies ? 1 : 0))
         func announce(_ what: String) {
+            MemoryWatch.returnFreedMemory()
             step += 1
             progress?("\(step)/\(steps) \(what) (\(String(format: "%.1f", Date().timeIntervalSince(started))) s)")
         }
@@ -97,7 +100,6 @@ public struct DatasetBuilder: Sendable {
 
         // 2. Places from CSV, then POIs from OSM XML that no CSV gave.
         var places = PlaceSources()
-        var roads = RoadNetworkSource()
         var osmNodes: [(index: Int, url: URL, nodes: [OSMPOIReader.POINode])] = []
         var osmStreets: [OSMPOIReader.StreetWay] = []
         var osmAddresses: [OSMPOIReader.AddressPoint] = []
@@ -114,8 +116,6 @@ public struct DatasetBuilder: Sendable {
                 streetAliases.merge(read.streetAliases) { $0 + $1 }
                 osmStreets += read.streetWays
                 osmAddresses += read.addresses
-                let roadWays = try roads.read(url)
-                report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
             default: break
             }
         }
@@ -124,10 +124,13 @@ public struct DatasetBuilder: Sendable {
             records[index] = nodes.count
             report.notes.append("\(url.lastPathComponent): \(nodes.count) named POI nodes and areas, \(result.added) added, \(result.present) already from CSV, \(result.outside) outside every ward bbox")
         }
+        osmNodes = []
         let osmStreetCount = places.addOSMStreets(osmStreets, admin: admin)
         let osmAddressCount = places.addOSMAddresses(osmAddresses, admin: admin)
-        if !osmStreets.isEmpty { report.notes.append("OSM highways: \(osmStreets.count) named ways, \(osmStreetCount) streets added (names no CSV has)") }
-        if !osmAddresses.isEmpty { report.notes.append("OSM addresses: \(osmAddresses.count) house numbers, \(osmAddressCount) added") }
+        let (osmStreetWays, osmAddressPoints) = (osmStreets.count, osmAddresses.count)
+        (osmStreets, osmAddresses) = ([], [])
+        if osmStreetWays > 0 { report.notes.append("OSM highways: \(osmStreetWays) named ways, \(osmStreetCount) streets added (names no CSV has)") }
+        if osmAddressPoints > 0 { report.notes.append("OSM addresses: \(osmAddressPoints) house numbers, \(osmAddressCount) added") }
         let aliased = places.addStreetAliases(streetAliases)
         if aliased > 0 { report.notes.append("\(aliased) streets got other names (alt_name, old_name, …) from OSM ways") }
         report.cleaning = places.clean()
@@ -150,31 +153,43 @@ public struct DatasetBuilder: Sendable {
             if place.oldDistrictFromData && place.oldSource != .data { report.oldDistrictFromData += 1 }
         }
 
-        // 4. The road graph.
-        var roadGraph: [UInt8]?
-        var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
-        announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
-        if roads.isEmpty && steps > inputs.count + 3 { step += 1 }  // (no contraction step)
-        if !roads.isEmpty {
-            let graph = RoadGraphBuilder.build(roads.input())
-            roadGraph = graph.serialized()
-            report.roadNodes = graph.storage.nodeCount
-            report.roadEdges = graph.storage.edgeCount
-            if contractionHierarchies { announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)") }
-            for built in contractionHierarchies ? RoadGraphImport.contract(graph) : [] {
-                roadGraphCH.append((built.hierarchy.vehicle.rawValue, built.hierarchy.serialized()))
-                report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
-                                           built.hierarchy.vehicle.name, built.hierarchy.stateCount,
-                                           built.hierarchy.arcCount, built.hierarchy.shortcutCount,
-                                           built.hierarchy.byteCount, built.seconds))
-            }
-        }
-
-        // 5. Write, atomically.
-        announce("writing the dataset and its search index")
+        // 4. Write the places and their search index, then read the roads, build the graph and
+        // contract it, writing each structure as it is made and dropping what the next step does
+        // not need: the places are not held while the roads are, nor one hierarchy with the others.
         try Self.writeAtomically(to: output) { path in
-            try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint,
-                              roadGraph: roadGraph, roadGraphCH: roadGraphCH).write(into: &report)
+            announce("writing the places and their search index")
+            let sections = try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs,
+                                             fingerprint: fingerprint).write(into: &report)
+            places = PlaceSources()
+            var roads = RoadNetworkSource()
+            for url in osmInputs {
+                announce("reading the roads of \(url.lastPathComponent)")
+                let roadWays = try roads.read(url)
+                report.notes.append("\(url.lastPathComponent): \(roadWays) road ways")
+            }
+            if !osmInputs.isEmpty {
+                announce(roads.isEmpty ? "no roads to build a graph from" : "building the road graph")
+                if roads.isEmpty && contractionHierarchies { step += 1 }  // (no contraction step)
+            }
+            if !roads.isEmpty {
+                let graph = RoadGraphBuilder.build(roads.takeInput())
+                MemoryWatch.returnFreedMemory()
+                try sections.append(name: RoadGraph.sectionName, graph.serialized())
+                report.roadNodes = graph.storage.nodeCount
+                report.roadEdges = graph.storage.edgeCount
+                if contractionHierarchies {
+                    announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)")
+                    try RoadGraphImport.contract(graph) { hierarchy, seconds in
+                        try sections.append(name: ContractionHierarchy.sectionName(vehicle: hierarchy.vehicle.rawValue),
+                                            hierarchy.serialized())
+                        report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
+                                                   hierarchy.vehicle.name, hierarchy.stateCount, hierarchy.arcCount,
+                                                   hierarchy.shortcutCount, hierarchy.byteCount, seconds))
+                    }
+                }
+            }
+            announce("writing the dataset's section directory and checksum")
+            try sections.finish()
             try DatasetIntegrity.seal(path: path)
         }
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0

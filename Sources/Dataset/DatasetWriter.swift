@@ -6,17 +6,15 @@ import Search
 import TextFolding
 
 /// Writes the loaded units and places into a fresh database file (one transaction,
-/// prepared statements), then the FTS index and `meta`.
+/// prepared statements), then the FTS index and `meta`; then, the database closed, its search
+/// index as the first section after the SQLite pages. The road graph's sections follow through the
+/// returned ``DatasetSections``.
 struct DatasetWriter {
     let path: String
     let admin: AdminRegistry
     let places: PlaceSources
     let inputs: [URL]
     let fingerprint: String
-    /// The serialized road graph (`RoadGraph.serialized()`), if any input had roads.
-    let roadGraph: [UInt8]?
-    /// Per vehicle, its serialized contraction hierarchy (`ContractionHierarchy.serialized()`).
-    var roadGraphCH: [(vehicle: Int, data: [UInt8])] = []
 
     /// How an admin unit is indexed in the FTS `address` column: its short name ("Bến Thành",
     /// "Hồ Chí Minh") without "Phường"/"Thành phố"/"Tỉnh", which nearly every place shares and
@@ -45,28 +43,17 @@ struct DatasetWriter {
         return aliases.map(TextFolding.fold).filter { !$0.isEmpty && seen.insert($0).inserted }.joined(separator: "|")
     }
 
-    func write(into report: inout DatasetBuildReport) throws {
+    /// Writes the tables and the search index; returns where the dataset's other sections go.
+    func write(into report: inout DatasetBuildReport) throws -> DatasetSections {
+        let index: [UInt8]
         do {
-            try writeDatabase(into: &report)
+            index = try writeTables(into: &report)
         } catch let error as SQLiteError {
             throw DatasetError(.database, file: URL(fileURLWithPath: report.output.path).lastPathComponent, error.description)
         }
-    }
-
-    /// Writes the database, then (closed) appends the structures read in place (``DatasetSections``).
-    private func writeDatabase(into report: inout DatasetBuildReport) throws {
-        let index = try writeTables(into: &report)
-        var sections: [(name: String, bytes: [UInt8])] = []
-        if let roadGraph {
-            sections.append((RoadGraph.sectionName, roadGraph))
-            for (vehicle, data) in roadGraphCH { sections.append((ContractionHierarchy.sectionName(vehicle: vehicle), data)) }
-        }
-        sections.append((SearchIndex.sectionName, index))
-        do {
-            try FileSections.append(to: path, sections)
-        } catch {
-            throw DatasetError(.output, file: URL(fileURLWithPath: report.output.path).lastPathComponent, "\(error)")
-        }
+        let sections = try DatasetSections(path: path, output: report.output)
+        try sections.append(name: SearchIndex.sectionName, index)
+        return sections
     }
 
     /// The tables, in one transaction; returns the search index blob.
@@ -230,5 +217,26 @@ struct DatasetWriter {
         // kind probes the FTS index once per place row (seconds instead of milliseconds).
         try db.execute("ANALYZE")
         return index
+    }
+}
+
+/// The sections of a dataset being written (``FileSections/Appender``), each appended as it is
+/// made; a write error names the dataset once.
+final class DatasetSections {
+    private let appender: FileSections.Appender
+    private let file: String
+
+    init(path: String, output: URL) throws {
+        file = output.lastPathComponent
+        do { appender = try FileSections.Appender(path: path) } catch { throw DatasetError(.output, file: file, "\(error)") }
+    }
+
+    func append(name: String, _ bytes: [UInt8]) throws {
+        do { try appender.append(name: name, bytes) } catch { throw DatasetError(.output, file: file, "\(error)") }
+    }
+
+    /// Writes the directory and footer: the last write.
+    func finish() throws {
+        do { try appender.finish() } catch { throw DatasetError(.output, file: file, "\(error)") }
     }
 }

@@ -26,6 +26,7 @@ public struct RoadNetworkInput: Sendable {
     }
 }
 
+/// One OSM way as the road graph reads it: its id, its nodes in order, and its tags.
 public struct RoadWay: Sendable, Hashable {
     public var id: Int64
     public var nodeIDs: [Int64]
@@ -34,6 +35,12 @@ public struct RoadWay: Sendable, Hashable {
         self.id = id
         self.nodeIDs = nodeIDs
         self.tags = tags
+    }
+
+    /// The tags of `tags` that routing reads (highway class, access, one-way, speed, weight, name…):
+    /// the graph built from a way with only these is the graph built from it with all of them.
+    public static func routingTags(_ tags: [String: String]) -> [String: String] {
+        tags.filter { VehicleProfiles.tagKeys.contains($0.key) }
     }
 }
 

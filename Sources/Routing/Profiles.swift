@@ -204,6 +204,13 @@ public enum VehicleProfiles {
         }
     }
 
+    /// Every tag key ``interpret(tags:)`` reads: a way's other tags do not change its profile, so an
+    /// importer may drop them (`RoadWay.routingTags`). Keep in step with `interpret`.
+    static let tagKeys: Set<String> = Set(["route", "highway", "area", "toll", "junction", "maxspeed", "maxweight",
+                                           "maxweight:hgv", "service", "oneway", "oneway:bicycle", "cycleway",
+                                           "cycleway:left", "cycleway:right", "cycleway:both", "name", "name:vi",
+                                           "ref", "duration"] + accessKeys.joined() + onewayKeys.joined())
+
     /// Interprets a way's tags; nil when no vehicle may use it.
     static func interpret(tags: [String: String]) -> WayProfile? {
         let roadClass: RoadClass
