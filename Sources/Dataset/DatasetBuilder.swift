@@ -148,7 +148,7 @@ public struct DatasetBuilder: Sendable {
         for index in places.pois.indices { resolver.resolve(&places.pois[index]) }
         for index in places.streets.indices { resolver.resolve(&places.streets[index]) }
         for index in places.addresses.indices { resolver.resolve(&places.addresses[index]) }
-        for place in places.pois + places.streets + places.addresses {
+        for place in [places.pois, places.streets, places.addresses].joined() {
             report.oldCodeSources[place.oldSource, default: 0] += 1
             if place.oldDistrictFromData && place.oldSource != .data { report.oldDistrictFromData += 1 }
         }
@@ -158,9 +158,9 @@ public struct DatasetBuilder: Sendable {
         // not need: the places are not held while the roads are, nor one hierarchy with the others.
         try Self.writeAtomically(to: output) { path in
             announce("writing the places and their search index")
-            let sections = try DatasetWriter(path: path, admin: admin, places: places, inputs: inputs,
-                                             fingerprint: fingerprint).write(into: &report)
-            places = PlaceSources()
+            var writer = DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint)
+            places = PlaceSources()  // the writer's copy is the only one: it drops it once the rows are written
+            let sections = try writer.write(into: &report)
             var roads = RoadNetworkSource()
             for url in osmInputs {
                 announce("reading the roads of \(url.lastPathComponent)")

@@ -12,7 +12,8 @@ import TextFolding
 struct DatasetWriter {
     let path: String
     let admin: AdminRegistry
-    let places: PlaceSources
+    /// Dropped once their rows are written (the search index is built from the tables).
+    private(set) var places: PlaceSources
     let inputs: [URL]
     let fingerprint: String
 
@@ -44,7 +45,7 @@ struct DatasetWriter {
     }
 
     /// Writes the tables and the search index; returns where the dataset's other sections go.
-    func write(into report: inout DatasetBuildReport) throws -> DatasetSections {
+    mutating func write(into report: inout DatasetBuildReport) throws -> DatasetSections {
         let index: [UInt8]
         do {
             index = try writeTables(into: &report)
@@ -57,7 +58,7 @@ struct DatasetWriter {
     }
 
     /// The tables, in one transaction; returns the search index blob.
-    private func writeTables(into report: inout DatasetBuildReport) throws -> [UInt8] {
+    private mutating func writeTables(into report: inout DatasetBuildReport) throws -> [UInt8] {
         let db = try Database(path: path, mode: .create)
         // A fresh private temp file: no journal needed, it is renamed into place only when complete.
         try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
@@ -68,8 +69,9 @@ struct DatasetWriter {
             let insertPlace = try db.prepare("INSERT INTO place(id, key, kind, scheme, name, hs_num, street, categories, lat, lng, importance, new_ward, new_province, old_ward, old_district, old_province, name_key, address_key, kind_key, alias_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             let insertFTS = try db.prepare("INSERT INTO place_fts(rowid, name, address) VALUES (?,?,?)")
             let insertNameFTS = try db.prepare("INSERT INTO place_name_fts(rowid, name, cell, kind) VALUES (?,?,?,?)")
-            // Rows are collected first, then numbered by importance (descending; ties by kind,
-            // then key), so `ORDER BY rowid` over FTS matches yields the most important first.
+            // Rows are numbered by importance (descending; ties by kind, then key), so `ORDER BY
+            // rowid` over FTS matches yields the most important first. Only that order is held for
+            // the ordinary places: each one's row (its folded texts) is made as it is inserted.
             struct Row {
                 let key: String, kind: DatasetSchema.PlaceKind, scheme: Int, name: String, hsNum: String, street: String
                 let categories: String, lat: Double, lng: Double, importance: Double
@@ -80,8 +82,7 @@ struct DatasetWriter {
                 var kindKey = ""
                 var aliasKey = ""
             }
-            var rows: [Row] = []
-            rows.reserveCapacity(places.pois.count + places.streets.count + places.addresses.count + 15_000)
+            var rows: [Row] = []  // the administrative units'
 
             // Administrative units: admin_unit rows and searchable places.
             let groups: [([Int: AdminUnitRecord], Double)] = [
@@ -138,8 +139,19 @@ struct DatasetWriter {
                 try insertLink.run()
             }
 
-            // Ordinary places.
-            for place in places.pois + places.streets + places.addresses {
+            // Ordinary places, by index: the units' rows first, then pois, streets and addresses.
+            let placeGroups = [places.pois, places.streets, places.addresses]
+            func place(_ index: Int) -> PlaceRecord {
+                var i = index - rows.count
+                for group in placeGroups {
+                    if i < group.count { return group[i] }
+                    i -= group.count
+                }
+                preconditionFailure("place index out of range")
+            }
+            func row(_ index: Int) -> Row {
+                guard index >= rows.count else { return rows[index] }
+                let place = place(index)
                 var streetPart = ""
                 if place.kind == .poi { streetPart = [place.hsNum, place.street].filter { !$0.isEmpty }.joined(separator: " ") }
                 let newAddress = Self.folded([streetPart, admin.newWards[place.newWard]?.fullName ?? "",
@@ -152,20 +164,27 @@ struct DatasetWriter {
                     Self.searchName(admin.oldWards[place.oldWard]), Self.searchName(admin.oldDistricts[place.oldDistrict]),
                     Self.searchName(admin.oldProvinces[place.oldProvince]),
                 ])
-                rows.append(Row(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
-                                categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
-                                codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
-                                ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
-                                addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords, aliasKey: Self.aliasKey(name: place.name, aliases: place.aliases)))
+                return Row(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
+                           categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
+                           codes: (place.newWard, place.newProvince, place.oldWard, place.oldDistrict, place.oldProvince),
+                           ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
+                           addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords, aliasKey: Self.aliasKey(name: place.name, aliases: place.aliases))
             }
-
-            rows.sort { a, b in
-                if a.importance != b.importance { return a.importance > b.importance }
-                if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-                return a.key < b.key
+            func sortKey(_ index: Int) -> (importance: Double, kind: Int, key: String) {
+                if index < rows.count { return (rows[index].importance, rows[index].kind.rawValue, rows[index].key) }
+                let place = place(index)
+                return (place.importance, place.kind.rawValue, place.key)
             }
-            for (index, row) in rows.enumerated() {
-                let id = Int64(index + 1)
+            var order = Array(0..<(rows.count + placeGroups.map(\.count).reduce(0, +)))
+            order.sort { a, b in
+                let (x, y) = (sortKey(a), sortKey(b))
+                if x.importance != y.importance { return x.importance > y.importance }
+                if x.kind != y.kind { return x.kind < y.kind }
+                return x.key < y.key
+            }
+            for (position, index) in order.enumerated() {
+                let id = Int64(position + 1)
+                let row = row(index)
                 let c = row.codes
                 try insertPlace.bind(.integer(id), .text(row.key), .integer(Int64(row.kind.rawValue)), .integer(Int64(row.scheme)),
                                      .text(row.name), .text(row.hsNum), .text(row.street), .text(row.categories), .real(row.lat), .real(row.lng),
@@ -179,7 +198,7 @@ struct DatasetWriter {
                 try insertNameFTS.run()
                 report.placeCounts[row.kind, default: 0] += 1
             }
-            let placeCount = rows.count
+            let placeCount = order.count
 
             // Meta.
             let insertMeta = try db.prepare("INSERT INTO meta(key, value) VALUES (?,?)")
@@ -208,6 +227,8 @@ struct DatasetWriter {
             try meta(DatasetSchema.MetaKey.streetInitials,
                      StreetInitials.derive(streetRows).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
         }
+        places = PlaceSources()
+        MemoryWatch.returnFreedMemory()
         // Merge the FTS b-trees into one: smaller file, faster queries.
         try db.execute("INSERT INTO place_fts(place_fts) VALUES('optimize')")
         try db.execute("INSERT INTO place_name_fts(place_name_fts) VALUES('optimize')")

@@ -80,13 +80,15 @@ enum OSMPOIReader {
     private struct Collector: OSMHandler {
         let areas: Bool
         var result = Result()
-        var coordinates: [Int64: (Double, Double)] = [:]
-        var wayNodes: [Int64: [Int64]] = [:]
+        /// Every node's coordinates and every way's nodes (for areas' centroids), as arrays sorted by id:
+        /// a country has tens of millions of nodes, which a hash table per node would hold at twice the size.
+        var nodes = SortedByID<(Double, Double)>()
+        var wayNodes = SortedByID<[Int64]>()
 
         init(areas: Bool) { self.areas = areas }
 
         mutating func node(_ node: OSMNode) {
-            if areas { coordinates[node.id] = (node.lat, node.lon) }
+            if areas { nodes.append(node.id, (node.lat, node.lon)) }
             if let number = node.tags["addr:housenumber"], let street = node.tags["addr:street"] {
                 result.addresses.append(AddressPoint(key: "addr:node/\(node.id)", houseNumber: TextFolding.clean(number),
                                                      street: TextFolding.clean(street), lat: node.lat, lng: node.lon))
@@ -98,12 +100,12 @@ enum OSMPOIReader {
 
         mutating func way(_ way: OSMWay) {
             guard areas else { return }
-            wayNodes[way.id] = way.nodeIDs
+            wayNodes.append(way.id, way.nodeIDs)
             guard let name = way.tags["name"], name.contains(where: { !$0.isWhitespace }) else { return }
             if let highway = way.tags["highway"] {
                 let aliases = OSMPOIReader.aliases(way.tags).filter { !$0.hasPrefix("Rue ") }
                 if !aliases.isEmpty { result.streetAliases[TextFolding.fold(name), default: []] += aliases }
-                if !way.nodeIDs.isEmpty, let middle = coordinates[way.nodeIDs[way.nodeIDs.count / 2]] {
+                if !way.nodeIDs.isEmpty, let middle = nodes[way.nodeIDs[way.nodeIDs.count / 2]] {
                     result.streetWays.append(StreetWay(name: TextFolding.clean(name), highway: highway, lat: middle.0, lng: middle.1, aliases: aliases))
                 }
                 return
@@ -130,11 +132,11 @@ enum OSMPOIReader {
         }
 
         /// Mean of the vertices present in the file (a closed ring's repeated first node counted once).
-        func centroid(_ ids: [Int64]) -> (Double, Double)? {
+        mutating func centroid(_ ids: [Int64]) -> (Double, Double)? {
             var seen = Set<Int64>()
             var lat = 0.0, lng = 0.0, n = 0.0
             for id in ids where seen.insert(id).inserted {
-                guard let c = coordinates[id] else { continue }
+                guard let c = nodes[id] else { continue }
                 lat += c.0; lng += c.1; n += 1
             }
             return n > 0 ? (lat / n, lng / n) : nil

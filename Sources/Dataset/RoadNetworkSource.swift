@@ -45,7 +45,7 @@ struct RoadNetworkSource {
         collector = WayCollector()
         needed.sort()
         var unique = 0
-        for id in needed where (unique == 0 || needed[unique - 1] != id) && Self.position(of: id, in: nodeIDs) == nil {
+        for id in needed where (unique == 0 || needed[unique - 1] != id) && nodeIDs.position(ofSorted: id) == nil {
             needed[unique] = id
             unique += 1
         }
@@ -70,7 +70,7 @@ struct RoadNetworkSource {
         kept.reserveCapacity(ways.count)
         for i in order {
             var way = ways[i]
-            let positions = way.nodeIDs.map { Self.position(of: $0, in: nodeIDs) }
+            let positions = way.nodeIDs.map { nodeIDs.position(ofSorted: $0) }
             if positions.contains(nil) { way.nodeIDs = zip(way.nodeIDs, positions).filter { $0.1 != nil }.map(\.0) }
             guard way.nodeIDs.count >= 2 else { continue }
             for position in positions { if let position { used[position] = true } }
@@ -102,16 +102,6 @@ struct RoadNetworkSource {
         }
         ids += nodeIDs[old...]; lats += latitudes[old...]; lons += longitudes[old...]
         (nodeIDs, latitudes, longitudes) = (ids, lats, lons)
-    }
-
-    /// Where `id` stands in the sorted `ids`, if it does.
-    static func position(of id: Int64, in ids: [Int64]) -> Int? {
-        var low = 0, high = ids.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ids[middle] < id { low = middle + 1 } else { high = middle }
-        }
-        return low < ids.count && ids[low] == id ? low : nil
     }
 
     /// Keeps routable ways (with the tags routing reads, identical sets shared) and restriction relations.
@@ -146,7 +136,7 @@ struct RoadNetworkSource {
         }
 
         mutating func node(_ node: OSMNode) {
-            if let k = RoadNetworkSource.position(of: node.id, in: needed) { (latitudes[k], longitudes[k]) = (node.lat, node.lon) }
+            if let k = needed.position(ofSorted: node.id) { (latitudes[k], longitudes[k]) = (node.lat, node.lon) }
         }
     }
 }
