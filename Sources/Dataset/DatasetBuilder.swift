@@ -178,8 +178,10 @@ public struct DatasetBuilder: Sendable {
                 report.roadNodes = graph.storage.nodeCount
                 report.roadEdges = graph.storage.edgeCount
                 if contractionHierarchies {
-                    announce("contracting the road graph (\(Vehicle.allCases.count) vehicles)")
-                    try RoadGraphImport.contract(graph) { hierarchy, seconds in
+                    let threads = RoadGraphImport.parallelism(stateCount: graph.searchStateCount,
+                                                              availableBytes: MemoryWatch.availableBytes())
+                    announce("contracting the road graph (\(Vehicle.allCases.count) vehicles, \(threads) at a time)")
+                    try RoadGraphImport.contract(graph, parallelism: threads) { hierarchy, seconds in
                         try sections.append(name: ContractionHierarchy.sectionName(vehicle: hierarchy.vehicle.rawValue),
                                             hierarchy.serialized())
                         report.notes.append(String(format: "contraction hierarchy %@: %d states, %d arcs (%d shortcuts), %d bytes, %.2f s",
