@@ -64,7 +64,11 @@ final class AdminRegistry {
     /// Old district → its wards, in file order.
     var oldDistrictWards: [Int: [Int]] = [:]
     var provinceCentroids: [Int: UnitCentroid] = [:]
-    var wardCentroids: [Int: UnitCentroid] = [:]
+    var wardCentroids: [Int: UnitCentroid] = [:] { didSet { wardGrid = nil } }
+    /// Ward codes by cell of ``wardGridDegrees``: the wards whose bbox overlaps the cell, so a place
+    /// tests a few wards instead of all 3,321 (a country's millions of places); built on first use.
+    private var wardGrid: [Int64: [Int]]?
+    static let wardGridDegrees = 0.1
     /// New ward → old wards (file order), `full` links flagged.
     var newToOld: [Int: [(code: Int, full: Bool)]] = [:]
     /// Old ward → new wards (file order).
@@ -308,7 +312,10 @@ final class AdminRegistry {
     func newWard(containing lat: Double, _ lng: Double) -> (ward: Int, province: Int)? {
         var best: (Int, Int, Double)?
         let scale = cos(lat * .pi / 180)
-        for (code, c) in wardCentroids where c.contains(lat: lat, lng: lng) {
+        let grid = wardGrid ?? buildWardGrid()
+        let cell = abs(lat) < 1e5 && abs(lng) < 1e5 ? Self.wardCell(lat, lng) : Self.wideWardsCell
+        for code in [grid[cell], cell == Self.wideWardsCell ? nil : grid[Self.wideWardsCell]].compactMap({ $0 }).joined() {
+            guard let c = wardCentroids[code], c.contains(lat: lat, lng: lng) else { continue }
             let dx = (c.lng - lng) * scale, dy = c.lat - lat
             let d = dx * dx + dy * dy
             if best == nil || d < best!.2 || (d == best!.2 && code < best!.0) {
@@ -317,4 +324,31 @@ final class AdminRegistry {
         }
         return best.map { ($0.0, $0.1) }
     }
+
+    private static func wardCell(_ lat: Double, _ lng: Double) -> Int64 {
+        cell(Int64((lat / wardGridDegrees).rounded(.down)), Int64((lng / wardGridDegrees).rounded(.down)))
+    }
+
+    private static func cell(_ row: Int64, _ column: Int64) -> Int64 { row << 32 ^ (column & 0xFFFF_FFFF) }
+
+    /// Cells hold the wards whose bbox overlaps them; a bbox over ~10,000 cells (or not finite: a
+    /// broken row) is listed under ``wideWardsCell``, which every look-up reads too.
+    private func buildWardGrid() -> [Int64: [Int]] {
+        var grid: [Int64: [Int]] = [:]
+        for (code, c) in wardCentroids.sorted(by: { $0.key < $1.key }) where c.minLat <= c.maxLat && c.minLng <= c.maxLng {
+            let bounds = [c.minLat, c.maxLat, c.minLng, c.maxLng].map { ($0 / Self.wardGridDegrees).rounded(.down) }
+            guard bounds.allSatisfy({ abs($0) < 1e6 }), (bounds[1] - bounds[0] + 1) * (bounds[3] - bounds[2] + 1) <= 10_000 else {
+                grid[Self.wideWardsCell, default: []].append(code)
+                continue
+            }
+            for row in Int64(bounds[0])...Int64(bounds[1]) {
+                for column in Int64(bounds[2])...Int64(bounds[3]) { grid[Self.cell(row, column), default: []].append(code) }
+            }
+        }
+        wardGrid = grid
+        return grid
+    }
+
+    /// A key no cell of a real coordinate has.
+    private static let wideWardsCell = Int64.min
 }
