@@ -170,18 +170,20 @@ struct DatasetWriter {
                            ftsName: Self.folded([place.name] + place.aliases), ftsAddress: searchAddress,
                            addressKey: [newAddress, oldAddress].filter { !$0.isEmpty }.joined(separator: " "), kindKey: place.kindWords, aliasKey: Self.aliasKey(name: place.name, aliases: place.aliases))
             }
-            func sortKey(_ index: Int) -> (importance: Double, kind: Int, key: String) {
-                if index < rows.count { return (rows[index].importance, rows[index].kind.rawValue, rows[index].key) }
-                let place = place(index)
-                return (place.importance, place.kind.rawValue, place.key)
+            // The sort keys in flat arrays (a place record is not copied per comparison).
+            var importance = rows.map(\.importance), kind = rows.map(\.kind.rawValue), key = rows.map(\.key)
+            for group in placeGroups {
+                importance += group.lazy.map(\.importance)
+                kind += group.lazy.map(\.kind.rawValue)
+                key += group.lazy.map(\.key)
             }
-            var order = Array(0..<(rows.count + placeGroups.map(\.count).reduce(0, +)))
+            var order = Array(importance.indices)
             order.sort { a, b in
-                let (x, y) = (sortKey(a), sortKey(b))
-                if x.importance != y.importance { return x.importance > y.importance }
-                if x.kind != y.kind { return x.kind < y.kind }
-                return x.key < y.key
+                if importance[a] != importance[b] { return importance[a] > importance[b] }
+                if kind[a] != kind[b] { return kind[a] < kind[b] }
+                return key[a] < key[b]
             }
+            (importance, kind, key) = ([], [], [])
             for (position, index) in order.enumerated() {
                 let id = Int64(position + 1)
                 let row = row(index)

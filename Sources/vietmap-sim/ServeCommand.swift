@@ -1,3 +1,4 @@
+import Dataset
 import Dispatch
 import Foundation
 import HTTPServer
@@ -14,14 +15,11 @@ enum ServeCommand {
         _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 2)
     }
 
-    /// Hands the heap's free pages back to the system (`malloc_trim(0)`, looked up like `mallopt`):
+    /// Hands the heap's free pages back to the system (``MemoryWatch/returnFreedMemory()``):
     /// loading the dataset briefly holds the search index twice (≈ 12 MB), and the first query
     /// with a typo builds a vocabulary from SQL; without it, what they freed stays in the
     /// process' resident memory for good.
-    static func releaseFreedMemory() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
-    }
+    static func releaseFreedMemory() { MemoryWatch.returnFreedMemory() }
 
     /// `releaseFreedMemory()` once a second on a utility queue (a fraction of a millisecond
     /// each: ≈ 2.5 MB less resident memory after a burst of requests).
