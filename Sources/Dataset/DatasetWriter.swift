@@ -29,12 +29,14 @@ struct DatasetWriter {
 
     /// Folded text of several strings, exact duplicates and empties dropped.
     static func folded(_ parts: [String]) -> String {
+        joined(folded: parts.map { $0.isEmpty ? "" : TextFolding.fold($0) })
+    }
+
+    /// ``folded(_:)`` of strings already folded.
+    static func joined(folded keys: [String]) -> String {
         var seen = Set<String>()
         var out: [String] = []
-        for part in parts where !part.isEmpty {
-            let key = TextFolding.fold(part)
-            if !key.isEmpty && seen.insert(key).inserted { out.append(key) }
-        }
+        for key in keys where !key.isEmpty && seen.insert(key).inserted { out.append(key) }
         return out.joined(separator: " ")
     }
 
@@ -149,20 +151,30 @@ struct DatasetWriter {
                 }
                 preconditionFailure("place index out of range")
             }
+            var unitKeys: [String: String] = [:]
+            func unitKey(_ name: String?) -> String {
+                guard let name, !name.isEmpty else { return "" }
+                if let key = unitKeys[name] { return key }
+                let key = TextFolding.fold(name)
+                unitKeys[name] = key
+                return key
+            }
             func row(_ index: Int) -> Row {
                 guard index >= rows.count else { return rows[index] }
                 let place = place(index)
                 var streetPart = ""
                 if place.kind == .poi { streetPart = [place.hsNum, place.street].filter { !$0.isEmpty }.joined(separator: " ") }
-                let newAddress = Self.folded([streetPart, admin.newWards[place.newWard]?.fullName ?? "",
-                                              admin.newProvinces[place.newProvince]?.fullName ?? ""])
-                let oldAddress = Self.folded([admin.oldWards[place.oldWard]?.fullName ?? "",
-                                              admin.oldDistricts[place.oldDistrict]?.fullName ?? "",
-                                              admin.oldProvinces[place.oldProvince]?.fullName ?? ""])
-                let searchAddress = Self.folded([streetPart] + [
-                    Self.searchName(admin.newWards[place.newWard]), Self.searchName(admin.newProvinces[place.newProvince]),
-                    Self.searchName(admin.oldWards[place.oldWard]), Self.searchName(admin.oldDistricts[place.oldDistrict]),
-                    Self.searchName(admin.oldProvinces[place.oldProvince]),
+                // Unit names repeat on every place of their unit: each is folded once (`unitKeys`).
+                let street = streetPart.isEmpty ? "" : TextFolding.fold(streetPart)
+                let newAddress = Self.joined(folded: [street, unitKey(admin.newWards[place.newWard]?.fullName),
+                                                      unitKey(admin.newProvinces[place.newProvince]?.fullName)])
+                let oldAddress = Self.joined(folded: [unitKey(admin.oldWards[place.oldWard]?.fullName),
+                                                      unitKey(admin.oldDistricts[place.oldDistrict]?.fullName),
+                                                      unitKey(admin.oldProvinces[place.oldProvince]?.fullName)])
+                let searchAddress = Self.joined(folded: [street] + [
+                    unitKey(Self.searchName(admin.newWards[place.newWard])), unitKey(Self.searchName(admin.newProvinces[place.newProvince])),
+                    unitKey(Self.searchName(admin.oldWards[place.oldWard])), unitKey(Self.searchName(admin.oldDistricts[place.oldDistrict])),
+                    unitKey(Self.searchName(admin.oldProvinces[place.oldProvince])),
                 ])
                 return Row(key: place.key, kind: place.kind, scheme: 0, name: place.name, hsNum: place.hsNum, street: place.street,
                            categories: place.categories, lat: place.lat, lng: place.lng, importance: place.importance,
