@@ -89,14 +89,36 @@ public struct Route: Sendable, Equatable {
     public var weight: Double
     /// Full geometry: snapped start, every way point, snapped via points (once each), snapped end.
     public var points: [GeoPoint]
-    /// Seconds of each segment `points[i]…points[i + 1]`: the time of the edge it lies on (its
-    /// length at the edge's speed for the vehicle), unrounded; they sum to `time` up to the
-    /// instructions' millisecond rounding. What a replayed drive follows (`DriveTrace`).
-    public var segmentSeconds: [Double]
+    /// The pieces of the path (one per edge travelled), in order: what ``segmentSeconds`` is made of.
+    public var pieceTimes: [PieceTime]
     /// One snapped point per requested point.
     public var snappedWaypoints: [GeoPoint]
     public var instructions: [Instruction]
     public var legs: [RouteLeg]
     /// Total search states settled over all legs.
     public var settledNodes: Int
+
+    /// Seconds of each segment `points[i]…points[i + 1]`: the time of the edge it lies on (its
+    /// length at the edge's speed for the vehicle), unrounded; they sum to `time` up to the
+    /// instructions' millisecond rounding. What a replayed drive follows (`DriveTrace`). Measured
+    /// when asked: an answer that shows none does not pay for a long route's thousands of lengths.
+    public var segmentSeconds: [Double] {
+        var seconds = [Double](repeating: 0, count: max(0, points.count - 1))
+        for piece in pieceTimes where piece.last > piece.first {
+            let lengths = (piece.first..<piece.last).map { Geo.distance(points[$0], points[$0 + 1]) }
+            let total = lengths.reduce(0, +)
+            for (i, length) in lengths.enumerated() {
+                seconds[piece.first + i] += total > 0 ? piece.seconds * length / total : piece.seconds / Double(lengths.count)
+            }
+        }
+        return seconds
+    }
+}
+
+/// One piece of a route's path: the range of its points (`first…last` in `Route.points`) and the
+/// seconds it takes, spread over its segments by length (``Route/segmentSeconds``).
+public struct PieceTime: Sendable, Equatable {
+    public var first: Int
+    public var last: Int
+    public var seconds: Double
 }

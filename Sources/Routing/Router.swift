@@ -131,7 +131,7 @@ struct RouteAssembler {
         add(snaps[0].point)
         var raw: [RawInstruction] = []
         var legIntervals: [ClosedRange<Int>] = []
-        var segmentSeconds: [Double] = []
+        var pieceTimes: [PieceTime] = []
         for (li, leg) in legs.enumerated() {
             let legStart = points.count - 1
             var infos: [PieceInfo] = []
@@ -145,14 +145,9 @@ struct RouteAssembler {
                 infos[infos.count - 1] = last
             }
             raw.append(contentsOf: legInstructions(infos, points: points))
-            // Each piece's time over its segments by length (one edge: one speed).
-            segmentSeconds += [Double](repeating: 0, count: max(0, points.count - 1 - segmentSeconds.count))
+            // Each piece's time, spread over its segments by length when asked (`Route.segmentSeconds`).
             for info in infos where info.last > info.first {
-                let lengths = (info.first..<info.last).map { Geo.distance(points[$0], points[$0 + 1]) }
-                let total = lengths.reduce(0, +)
-                for (i, length) in lengths.enumerated() {
-                    segmentSeconds[info.first + i] += total > 0 ? info.time * length / total : info.time / Double(lengths.count)
-                }
+                pieceTimes.append(PieceTime(first: info.first, last: info.last, seconds: info.time))
             }
             let endSign = li == legs.count - 1 ? Instruction.finish : Instruction.reachedVia
             var end = RawInstruction(sign: endSign, name: -1, first: legEnd, last: legEnd)
@@ -201,7 +196,7 @@ struct RouteAssembler {
                                       interval: legIntervals[i], settledNodes: leg.settled))
         }
         return Route(distance: Double(prevDm) / 10, time: Int(prevMs), weight: legs.reduce(0) { $0 + $1.cost },
-                     points: points, segmentSeconds: segmentSeconds, snappedWaypoints: snaps.map(\.point),
+                     points: points, pieceTimes: pieceTimes, snappedWaypoints: snaps.map(\.point),
                      instructions: instructions, legs: routeLegs, settledNodes: legs.reduce(0) { $0 + $1.settled })
     }
 
