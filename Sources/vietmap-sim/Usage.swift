@@ -70,7 +70,9 @@ enum Usage {
         city.osm.pbf` gives a searchable city).
         The dataset is written to a temporary file and renamed into place when complete: a failed
         import leaves no partial file and an existing PATH untouched. Each step is shown on stderr
-        (on a terminal, or with --progress) with the memory the import holds; when the machine has
+        (on a terminal, or with --progress) with the memory the import holds. Steps hold one thing
+        at a time (places, then roads, then one or two vehicles' contraction, fewer when memory is
+        short): its memory is that of the largest step, not of everything at once; when the machine has
         less than 3% of its memory left (at least 256 MiB; VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB sets
         it) the import stops with one line and exit code 1 rather than exhaust it.
 
