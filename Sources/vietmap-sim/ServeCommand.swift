@@ -8,19 +8,11 @@ import VietMapSimulator
 enum ServeCommand {
     /// Two malloc arenas instead of glibc's up to 8 per core: the request threads' short-lived
     /// allocations otherwise spread over arenas that each keep freed pages (≈ 3 MB of RSS under
-    /// load, no measurable cost in req/s). And blocks up to 16 MiB from the arenas, whose free top
-    /// is kept up to 64 MiB, instead of glibc's adaptive thresholds (128 KiB at first): a country's
-    /// search marks rows in bit sets of 275 KB, a long route's answer is a few hundred KB, and each
-    /// such block was mapped, page-faulted, zeroed and unmapped again per request (64× slowest
-    /// queries 15–25% faster). The once-a-second `releaseFreedMemory()` still returns what is
-    /// free. `mallopt` (M_ARENA_MAX = -8, M_MMAP_THRESHOLD = -3, M_TRIM_THRESHOLD = -1), looked up
-    /// at run time because malloc.h is not part of the Glibc module.
-    static func tuneMalloc() {
+    /// load, no measurable cost in req/s). `mallopt(M_ARENA_MAX = -8, 2)`, looked up at run time
+    /// because malloc.h is not part of the Glibc module.
+    static func limitMallocArenas() {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        _ = mallopt(-8, 2)
-        _ = mallopt(-3, 16 << 20)
-        _ = mallopt(-1, 64 << 20)
+        _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 2)
     }
 
     /// Hands the heap's free pages back to the system (``MemoryWatch/returnFreedMemory()``):
@@ -102,7 +94,7 @@ enum ServeCommand {
             }
         }
         TerminationSignals.install()  // before the ready line: a signal right after it is not lost
-        tuneMalloc()
+        limitMallocArenas()
         let server = try SimulatorServer.start(simulator)
         releaseFreedMemory()
         let trimming = releaseFreedMemoryPeriodically()
