@@ -1,0 +1,19 @@
+import Foundation
+
+/// Thread scheduling the platforms spell differently.
+public enum ThreadPriority {
+    /// Makes the calling thread run only when a core would otherwise idle: Linux's `SCHED_IDLE`
+    /// (nice 19 where refused), Foundation's `.background` quality of service elsewhere.
+    public static func lowerCurrentThreadToIdle() {
+        #if os(Linux)
+        // Linux applies both to the calling thread when given 0. SCHED_IDLE is 5 (a _GNU_SOURCE name).
+        let schedIdle: Int32 = 5
+        var parameters = sched_param(sched_priority: 0)
+        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        }
+        #else
+        Thread.current.qualityOfService = .background
+        #endif
+    }
+}
