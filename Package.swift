@@ -27,17 +27,21 @@ import PackageDescription
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
-///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only)
+///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest)
-///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire → ContractKit  (the contract suite: an app's decoders in forked children or a decoder command in any language, scenario baselines)
+///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
+///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
+///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire, Platform, ContractWorkerHook, ContractFiles → ContractKit  (the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
 ///   … → vietmap-sim                     (thin CLI)
 ///   Dataset, DefaultData, Routing → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 let package = Package(
     name: "vietmap-sim",
-    platforms: [.macOS(.v13)],
+    // macOS 13 / iOS 16: `Duration` and `ContinuousClock` (VietMapClient). Only ContractKit and
+    // VietMapClient (and what they depend on) build for iOS; the simulator needs a Mac or Linux.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "vietmap-sim", targets: ["vietmap-sim"]),
         .library(name: "VietMapClient", targets: ["VietMapClient"]),
@@ -82,7 +86,9 @@ let package = Package(
         .target(name: "BuiltInScenarios", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire"]),
+        .target(name: "ContractWorkerHook"),
+        .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker"]),
@@ -114,7 +120,7 @@ let package = Package(
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "CZlib"]),
         .testTarget(name: "ContractTests",
-                    dependencies: ["ContractKit", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
+                    dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]

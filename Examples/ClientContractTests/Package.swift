@@ -35,7 +35,7 @@ let targets: [Target] = shim + [
 
 let package = Package(
     name: "ClientContractTests",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(path: "../..")],
     targets: targets
 )

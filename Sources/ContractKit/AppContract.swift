@@ -2,8 +2,10 @@ import Foundation
 import VietMapClient
 
 /// An app's side of the contract: its own models (per endpoint), its polyline decoder and the
-/// gaps it accepts. Everything the app's code does runs in a forked child process per call, so
-/// a trap is reported (query, input, function) instead of ending the test run.
+/// gaps it accepts. The app's code runs where the run's `AppCodeIsolation` says: in contract
+/// workers (Linux, macOS) a trap is reported (query, input, function) instead of ending the test
+/// run; in-process (iOS) inputs that could trap the polyline decoder are reported, not run.
+/// Held by a type (`AppContractProvider`), the contract's closures can run in workers too.
 ///
 /// ```swift
 /// let app = AppContract(
@@ -13,7 +15,7 @@ import VietMapClient
 ///     polyline: AppPolylineDecoder(named: "decodePolyline", decodePolyline) { ($0.latitude, $0.longitude) },
 ///     acceptedGaps: [AcceptedGap(path: "/paths/*/points", property: "VMRoutePath.points",
 ///                                reason: "the app always asks for points_encoded=true")])
-/// let report = try await ContractSuite(target: .simulator(url)).verify(app)
+/// let report = try await ContractSuite(target: .simulator(url)).verify(app)   // or verify(App.self)
 /// ```
 public struct AppContract: Sendable {
     /// The app's model per endpoint; endpoints without one are decoded with the reference models
@@ -22,6 +24,9 @@ public struct AppContract: Sendable {
     public var polyline: AppPolylineDecoder?
     /// Findings the app accepts, for its own models only.
     public var acceptedGaps: [AcceptedGap]
+    /// The mangled name of the `AppContractProvider` type holding this contract (set by the
+    /// suite's `verify(App.self)` forms): a contract worker finds the app's closures through it.
+    var providerTypeName: String?
 
     public init(autocomplete: ContractModel? = nil, place: ContractModel? = nil, route: ContractModel? = nil,
                 polyline: AppPolylineDecoder? = nil, acceptedGaps: [AcceptedGap] = []) {
@@ -40,6 +45,13 @@ public struct AppContract: Sendable {
         self.models = Dictionary(uniqueKeysWithValues: VMEndpoint.allCases.map { ($0, model) })
         self.polyline = nil
         self.acceptedGaps = acceptedGaps
+    }
+
+    /// The contract of `provider`, marked so that workers find its closures.
+    static func held<App: AppContractProvider>(by provider: App.Type) -> AppContract {
+        var contract = provider.contract
+        contract.providerTypeName = _mangledTypeName(provider)
+        return contract
     }
 
     /// The gap rules of this app: its accepted gaps, for its models (by type identity).
@@ -115,7 +127,7 @@ struct GapRule: Sendable {
 /// AppPolylineDecoder(named: "decodePolyline", decodePolyline) { ($0.latitude, $0.longitude) }
 /// ```
 ///
-/// The suite runs it (in a child process) on every encoded `points` of every route answer the
+/// The suite runs it (in a contract worker) on every encoded `points` of every route answer the
 /// app's model decodes: a crash or hang is a finding naming the query, the input and `name`;
 /// on a valid polyline its points must agree with the strict decoder's within 1e-5°.
 public struct AppPolylineDecoder: Sendable {
@@ -139,23 +151,15 @@ public struct AppPolylineDecoder: Sendable {
         case crashed(signal: Int32, message: String)
         case hung(seconds: Double)
         case failed(String)
+        /// Not given to the decoder (in-process: an input that could trap it); why.
+        case notRun(String)
     }
 
-    /// Runs the decoder on `encoded` in a child process.
-    func call(_ encoded: String, timeout: TimeInterval, statistics: CallStatistics?) -> Outcome {
-        let flat = self.flat
-        let outcome = IsolatedCall.run(timeout: timeout, statistics: statistics) {
-            let values = flat(encoded)
-            return values.withUnsafeBufferPointer { Data(buffer: $0) }
-        }
-        switch outcome {
-        case .returned(let data):
-            var values = [Double](repeating: 0, count: data.count / MemoryLayout<Double>.size)
-            _ = values.withUnsafeMutableBytes { data.copyBytes(to: $0) }
-            return .points(stride(from: 0, to: values.count - 1, by: 2).map { LatLng(lat: values[$0], lng: values[$0 + 1]) })
-        case .crashed(let signal, let message): return .crashed(signal: signal, message: message)
-        case .hung(let seconds): return .hung(seconds: seconds)
-        case .failed(let reason): return .failed(reason)
-        }
+    /// The decoder's points as flat latitude, longitude pairs (run in this process).
+    func flatPoints(_ encoded: String) -> [Double] { flat(encoded) }
+
+    /// Flat pairs back to points.
+    static func pairs(_ values: [Double]) -> [LatLng] {
+        stride(from: 0, to: values.count - 1, by: 2).map { LatLng(lat: values[$0], lng: values[$0 + 1]) }
     }
 }

@@ -36,6 +36,9 @@ public struct ContractFailure: Sendable, Equatable, CustomStringConvertible {
         case baseline
         /// An accepted gap matched nothing in the run.
         case unusedGap = "unused-gap"
+        /// Not a failure: the app's code was not given an input because the run is in-process and
+        /// the input could trap it (`AppCodeIsolation.inProcess`); listed apart (`unobserved`).
+        case notIsolated = "not-isolated"
     }
 
     /// Query, fixture (`fixture:NAME`) or model (`model:NAME`).
@@ -85,6 +88,9 @@ public struct QueryResult: Sendable {
     /// The gaps (`AcceptedGap.id`, or a known gap of the reference client) that turned findings of
     /// this answer into notes: the row holds only through them.
     public var gapsUsed: [String] = []
+    /// Calls of the app's code not made because they could trap it in-process (kind
+    /// `not-isolated`): never failures, but a crash there cannot be ruled out.
+    public var unobserved: [ContractFailure] = []
 
     public var passed: Bool { failures.isEmpty }
 }

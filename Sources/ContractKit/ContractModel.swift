@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Platform
 import VietMapClient
 
 /// A `Decodable` type the suite decodes responses with — the reference client's models, or an
@@ -8,7 +9,8 @@ import VietMapClient
 /// An app's model is told apart by type identity (its metatype), never by name: the app's
 /// `VMRouteResponse` and the reference client's are different models, and the corpus' known
 /// gaps apply only to the reference client's. An app's decoding (`JSONDecoder().decode`, or the
-/// closure given) runs in a forked child process (`IsolatedCall`), so a trap in it is a finding.
+/// closure given) runs where the run's `AppCodeIsolation` says: in a contract worker, a trap in
+/// it is a finding.
 public struct ContractModel: Sendable {
     /// The full type name: `MyApp.VMRouteResponse`, `[MyApp.VMSearchItem]`; the reference
     /// client's models without their module (`VMRouteResponse`).
@@ -32,13 +34,18 @@ public struct ContractModel: Sendable {
     /// The type-erased operations. `@unchecked Sendable`: it only holds a metatype (immutable,
     /// shareable) and the app's `@Sendable` decode closure.
     private final class Box: @unchecked Sendable {
-        let decode: (Data, TimeInterval, CallStatistics?) -> DecodeVerdict
+        let decode: (Data) -> DecodeVerdict
         let record: (RecordingDecoder) throws -> Void
-        init(decode: @escaping (Data, TimeInterval, CallStatistics?) -> DecodeVerdict, record: @escaping (RecordingDecoder) throws -> Void) {
+        init(decode: @escaping (Data) -> DecodeVerdict, record: @escaping (RecordingDecoder) throws -> Void) {
             self.decode = decode
             self.record = record
         }
     }
+    /// The type's mangled name, by which a contract worker finds it (`_typeByName`).
+    package let mangledTypeName: String
+    /// Decoded by a closure of the app's (not `JSONDecoder().decode(T.self)`): a worker finds it
+    /// only through the contract's `AppContractProvider`.
+    package let hasDecodeClosure: Bool
 
     /// - Parameters:
     ///   - decode: the app's own decoding of a response body (its `JSONDecoder` settings, its
@@ -47,10 +54,11 @@ public struct ContractModel: Sendable {
     public init<T: Decodable>(_ type: T.Type, name: String? = nil, decode: (@Sendable (Data) throws -> T)? = nil,
                               decoderName: String? = nil) {
         typeID = ObjectIdentifier(T.self)
-        let isReference = ContractModel.referenceTypeIDs.contains(typeID)
         self.name = Self.canonical(name ?? prettyTypeName(String(reflecting: T.self)))
         let short = Self.withoutModules(self.name)
         self.decoderName = decoderName ?? (decode == nil ? "JSONDecoder().decode(\(short).self)" : "the decode closure of \(short)")
+        mangledTypeName = _mangledTypeName(T.self) ?? ""
+        hasDecodeClosure = decode != nil
         let decodeBody: (Data) throws -> Void
         if let decode {
             decodeBody = { data in _ = try decode(data) }
@@ -58,12 +66,14 @@ public struct ContractModel: Sendable {
             decodeBody = { data in _ = try JSONDecoder().decode(T.self, from: data) }
         }
         external = nil
-        box = Box(
-            decode: { data, timeout, statistics in
-                if isReference { return DecodeVerdict(catching: { try decodeBody(data) }) }
-                return DecodeVerdict.isolated(timeout: timeout, statistics: statistics) { try decodeBody(data) }
-            },
-            record: { decoder in _ = try decoder.decode(T.self) })
+        box = Box(decode: { data in DecodeVerdict(catching: { try decodeBody(data) }) },
+                  record: { decoder in _ = try decoder.decode(T.self) })
+    }
+
+    /// `type` with the default decoding (a worker's model found by type alone).
+    static func defaultDecoding(of type: any Decodable.Type, name: String) -> ContractModel {
+        func make<T: Decodable>(_ type: T.Type) -> ContractModel { ContractModel(type, name: name) }
+        return make(type)
     }
 
     /// An app's decoder in any language: a command run once per answer (`ExternalDecoder`).
@@ -72,7 +82,9 @@ public struct ContractModel: Sendable {
         name = decoder.name
         decoderName = decoder.name
         external = decoder
-        box = Box(decode: { _, _, _ in .decoded }, record: { _ in })
+        mangledTypeName = ""
+        hasDecodeClosure = false
+        box = Box(decode: { _ in .decoded }, record: { _ in })
     }
 
     /// `ContractModel.model([VMSearchItem].self)`: an app's model.
@@ -81,10 +93,9 @@ public struct ContractModel: Sendable {
         ContractModel(type, decode: decode, decoderName: decoderName)
     }
 
-    /// Decodes `data` as the app would: the reference models in-process, an app's in a child process.
-    func decode(_ data: Data, timeout: TimeInterval = 10, statistics: CallStatistics? = nil) -> DecodeVerdict {
-        box.decode(data, timeout, statistics)
-    }
+    /// Decodes `data` as the app would, in this process (`AppCodeRunner` decides where the app's
+    /// models run).
+    func decodeHere(_ data: Data) -> DecodeVerdict { box.decode(data) }
     func record(_ decoder: RecordingDecoder) throws { try box.record(decoder) }
 
     /// `VMSearchItem[]` (the corpus spelling) and `[VMSearchItem]` (Swift's) are the same model.
@@ -143,35 +154,31 @@ enum DecodeVerdict: Sendable, Equatable {
         }
     }
 
-    /// Runs `body` in a child process; the child sends back `0` or `1<pointer>\n<message>`.
-    static func isolated(timeout: TimeInterval, statistics: CallStatistics?, _ body: () throws -> Void) -> DecodeVerdict {
-        let outcome = IsolatedCall.run(timeout: timeout, statistics: statistics) {
-            switch DecodeVerdict(catching: body) {
-            case .threw(let message, let pointer): return Data("1\(pointer ?? "\u{1}")\n\(message)".utf8)
-            default: return Data("0".utf8)
-            }
+    /// How a worker sends the verdict of a decode: `0`, or `1<pointer>\n<message>` when it threw.
+    var encoded: Data {
+        switch self {
+        case .threw(let message, let pointer): return Data("1\(pointer ?? "\u{1}")\n\(message)".utf8)
+        default: return Data("0".utf8)
         }
-        switch outcome {
-        case .returned(let data):
-            let text = String(decoding: data, as: UTF8.self)
-            guard text.hasPrefix("1") else { return .decoded }
-            let rest = text.dropFirst()
-            let newline = rest.firstIndex(of: "\n") ?? rest.endIndex
-            let pointer = String(rest[..<newline])
-            let message = newline < rest.endIndex ? String(rest[rest.index(after: newline)...]) : ""
-            return .threw(message: message, pointer: pointer == "\u{1}" ? nil : pointer)
-        case .crashed(let signal, let message): return .crashed(signal: signal, message: message)
-        case .hung(let seconds): return .hung(seconds: seconds)
-        case .failed(let reason): return .failed(reason)
-        }
+    }
+
+    /// A worker's `encoded` verdict read back.
+    init(encoded data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.hasPrefix("1") else { self = .decoded; return }
+        let rest = text.dropFirst()
+        let newline = rest.firstIndex(of: "\n") ?? rest.endIndex
+        let pointer = String(rest[..<newline])
+        let message = newline < rest.endIndex ? String(rest[rest.index(after: newline)...]) : ""
+        self = .threw(message: message, pointer: pointer == "\u{1}" ? nil : pointer)
     }
 
     var error: String? {
         switch self {
         case .decoded: return nil
         case .threw(let message, _): return message
-        case .crashed(let signal, let message): return "crashed (\(IsolatedCall.describe(signal: signal)))\(message.isEmpty ? "" : ": " + message)"
-        case .hung(let seconds): return "did not return within \(Int(seconds)) s (twice)"
+        case .crashed(let signal, let message): return "crashed (\(Signals.name(signal)))\(message.isEmpty ? "" : ": " + message)"
+        case .hung(let seconds): return "did not return within \(Int(seconds)) s"
         case .failed(let reason): return reason
         }
     }
@@ -216,22 +223,14 @@ package final class ModelRecorder: @unchecked Sendable {
         walk(json, data: data, verdict: nil)
     }
 
-    /// Where the app's decoding of `json` traps: the model's `init(from:)` run in a child process
-    /// under a recording decoder that reports each location as it is read; the last one read
-    /// before the crash. Nil when it does not crash there (e.g. the trap is in a `decode:` closure).
-    func crashLocation(_ json: JSONValue, timeout: TimeInterval, statistics: CallStatistics?) -> String? {
-        let model = self.model
-        let (outcome, last) = IsolatedCall.traced(timeout: timeout, statistics: statistics) { trace in
-            let session = RecordingSession()
-            withoutActuallyEscaping(trace) { trace in
-                session.trace = trace
-                    let decoder = RecordingDecoder(session: session, value: json, pointer: "", node: ShapeNode(), codingPath: [], depth: 0, label: model.name)
-                _ = try? model.record(decoder)
-                session.trace = nil
-            }
-        }
-        guard case .crashed = outcome else { return nil }
-        return last
+    /// Runs the model's `init(from:)` under a recording decoder that reports each location as it
+    /// is read (`trace`): run in a worker, the last line before a crash says where it trapped.
+    static func trace(_ model: ContractModel, _ json: JSONValue, _ trace: @escaping (String) -> Void) {
+        let session = RecordingSession()
+        session.trace = trace
+        let decoder = RecordingDecoder(session: session, value: json, pointer: "", node: ShapeNode(), codingPath: [], depth: 0, label: model.name)
+        _ = try? model.record(decoder)
+        session.trace = nil
     }
 
     func walk(_ json: JSONValue, data: Data?, verdict: DecodeVerdict?) -> ModelRecording {
@@ -249,7 +248,7 @@ package final class ModelRecorder: @unchecked Sendable {
                 }
             }
         }
-        let verdict = verdict ?? model.decode(data ?? Data(JSONSerializer.bytes(json)))
+        let verdict = verdict ?? model.decodeHere(data ?? Data(JSONSerializer.bytes(json)))
         var pointer: String?
         if case .threw(_, let at) = verdict { pointer = at }
         return ModelRecording(issues: session.issues, objects: session.objects, decoderError: verdict.error, decoderErrorPointer: pointer)

@@ -18,9 +18,11 @@ public struct ContractReport: Sendable {
     public var appModels: [String] = []
     /// The gaps the app declared.
     public var acceptedGaps: [AcceptedGap] = []
-    /// Calls of the app's code, each in its own child process, and their total time.
+    /// Calls of the app's code and their total time.
     public var isolatedCalls: Int = 0
     public var isolatedSeconds: Double = 0
+    /// Where the app's code ran (`in contract workers (2 started)`, `in-process, not isolated …`).
+    public var appCodeIsolation: String = ""
     /// Accepted gaps that matched nothing (`unused-gap`).
     public var gapFailures: [ContractFailure] = []
     /// Scenario outcomes that differ from the baseline (`verify(_:scenarios:)`).
@@ -89,8 +91,12 @@ public struct ContractReport: Sendable {
             lines.append("models: " + appModels.joined(separator: "; "))
         }
         if isolatedCalls > 0 {
-            lines.append(String(format: "app code: %d calls, each in a process of its own (%.1f ms per call, %.1f s in all)",
-                                isolatedCalls, isolatedSeconds * 1000 / Double(isolatedCalls), isolatedSeconds))
+            lines.append("app code: \(isolatedCalls) calls \(appCodeIsolation) "
+                + String(format: "(%.1f ms per call, %.1f s in all)", isolatedSeconds * 1000 / Double(isolatedCalls), isolatedSeconds))
+        }
+        let unobserved = results.flatMap(\.unobserved) + fixtures.flatMap(\.unobserved)
+        for group in Self.grouped(unobserved) {
+            lines.append("NOT ISOLATED \(group[0])" + (group.count > 1 ? " (+\(group.count - 1) more)" : ""))
         }
         if !models.isEmpty {
             lines.append("")
@@ -166,6 +172,7 @@ public struct ContractReport: Sendable {
             let transport = scenario.transportErrors > 0 ? ", \(scenario.transportErrors) without HTTP answer" : ""
             var verdict: String
             switch scenario.outcome {
+            case .survives where !scenario.unobserved.isEmpty: verdict = "NOT ISOLATED  "
             case .survives: verdict = scenario.gapsUsed.isEmpty ? "models survive" : "survives (gap)"
             case .breaksModels: verdict = "MODELS BREAK  "
             case .crashes: verdict = "APP CODE CRASH"
@@ -179,6 +186,7 @@ public struct ContractReport: Sendable {
             }
             if groups.count > 3 { lines.append("      … \(groups.count - 3) more queries") }
             for gap in scenario.gapsUsed { lines.append("      through gap: \(gap)") }
+            if let first = scenario.unobserved.first { lines.append("      not run in-process: \(first)") }
             if scenario.survives, let first = scenario.violations.first { lines.append("      first violation: \(first)") }
         }
         return lines.joined(separator: "\n")
@@ -307,6 +315,7 @@ public struct ContractReport: Sendable {
                 ("knownGaps", .integer(models.reduce(0) { $0 + $1.knownGaps.count })),
                 ("appCodeCalls", .integer(isolatedCalls)),
                 ("appCodeSeconds", .number(isolatedSeconds)),
+                ("appCodeIsolation", .string(appCodeIsolation)),
                 ("durationMs", .number((duration * 1000).rounded())),
             ]))),
             ("failures", .array(allFailures.map(failure))),

@@ -50,8 +50,11 @@ public struct ContractSuite: Sendable {
         public var acceptKnownGaps: Bool
         /// Scenario runs at once.
         public var scenarioConcurrency: Int
-        /// Seconds one call of the app's code (in its child process) may take before it counts as a hang.
+        /// Seconds one call of the app's code (in its worker) may take before it counts as a hang.
         public var appCodeTimeout: TimeInterval
+        /// Where the app's code runs: contract workers or this process (`automatic`: workers where
+        /// processes can be started, `VIETMAP_CONTRACT_ISOLATION` overriding).
+        public var appCodeIsolation: AppCodeIsolation
         /// Also run the corpus' `pending` queries (endpoints not served yet); skipped otherwise.
         public var runPending: Bool
         /// The seed of scenario runs: their client tag (`contract-seed<seed>`) and so every seeded
@@ -62,7 +65,8 @@ public struct ContractSuite: Sendable {
 
         public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
                     scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
-                    seed: UInt64 = 1, printsReport: Bool = true) {
+                    seed: UInt64 = 1, printsReport: Bool = true, appCodeIsolation: AppCodeIsolation = .automatic) {
+            self.appCodeIsolation = appCodeIsolation
             self.simulatorAPIKey = simulatorAPIKey
             self.timeout = timeout
             self.acceptKnownGaps = acceptKnownGaps
@@ -112,30 +116,54 @@ public struct ContractSuite: Sendable {
     public func run(only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:], app: AppContract? = nil) async -> ContractReport {
         let started = Date()
         let accumulator = AgreementAccumulator()
-        let context = context(models: models, app: app)
+        let runner = appCodeRunner(app)
+        defer { runner.shutDown() }
+        let context = context(models: models, app: app, runner: runner)
         let queries = only.map { contracts.corpus.closure(of: $0) } ?? contracts.corpus.queries
         let results = await execute(queries, provider: provider, context: context, accumulator: accumulator)
         let fixtures = contracts.fixtures.map { check($0, context: context, accumulator: accumulator) }
         let reports = modelReports(accumulator, context: context)
-        let calls = context.statistics.snapshot
+        let calls = runner.statistics.snapshot
         return ContractReport(target: target.description, contracts: contracts.directory.path, results: results, fixtures: fixtures,
                               models: reports, scenarios: [], scenarioNote: nil, duration: Date().timeIntervalSince(started),
                               appModels: context.appModelLines, acceptedGaps: app?.acceptedGaps ?? [],
-                              isolatedCalls: calls.calls, isolatedSeconds: calls.seconds)
+                              isolatedCalls: calls.calls, isolatedSeconds: calls.seconds, appCodeIsolation: runner.description)
+    }
+
+    /// `run(only:app:)` with the contract `App` holds; its closures run in contract workers.
+    public func run<App: AppContractProvider>(only: Set<String>? = nil, app: App.Type) async -> ContractReport {
+        await run(only: only, app: AppContract.held(by: app))
     }
 
     /// Runs the queries of `endpoint` (and their dependencies), decoding successful answers with
-    /// `model` — with `decode` when given (the app's own decoding), in a child process — and route
-    /// geometries with `polyline`, and throws `ContractViolation` unless everything holds
+    /// `model` — with `decode` when given (the app's own decoding), in a contract worker — and
+    /// route geometries with `polyline`, and throws `ContractViolation` unless everything holds
     /// (`acceptedGaps` aside). Returns the report.
+    /// - Parameter provider: the type holding the app's contract (`AppContractProvider`), through
+    ///   which a worker finds `decode` and `polyline`; without it they run in-process.
     @discardableResult
     public func verify<Model: Decodable>(_ model: Model.Type, for endpoint: VMEndpoint,
                                          decode: (@Sendable (Data) throws -> Model)? = nil,
                                          polyline: AppPolylineDecoder? = nil,
-                                         acceptedGaps: [AcceptedGap] = []) async throws -> ContractReport {
+                                         acceptedGaps: [AcceptedGap] = [],
+                                         isolatedBy provider: (any AppContractProvider.Type)? = nil) async throws -> ContractReport {
         var app = AppContract(polyline: polyline, acceptedGaps: acceptedGaps)
         app.models[endpoint] = ContractModel(model, decode: decode)
+        app.providerTypeName = provider.flatMap { _mangledTypeName($0) }
         return try await verify(app)
+    }
+
+    /// `verify(_:)` of the contract `App` holds; its closures run in contract workers.
+    @discardableResult
+    public func verify<App: AppContractProvider>(_ app: App.Type) async throws -> ContractReport {
+        try await verify(AppContract.held(by: app))
+    }
+
+    /// `verify(_:scenarios:)` of the contract `App` holds; its closures run in contract workers.
+    @discardableResult
+    public func verify<App: AppContractProvider>(_ app: App.Type, scenarios baseline: ScenarioBaseline,
+                                                 environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ContractReport {
+        try await verify(AppContract.held(by: app), scenarios: baseline, environment: environment)
     }
 
     /// Runs the queries of every endpoint `app` has a model for (and their dependencies) with the
@@ -160,7 +188,7 @@ public struct ContractSuite: Sendable {
     /// let simulator = try SimulatorServer.start()
     /// defer { simulator.stop() }
     /// try await ContractSuite(target: .simulator(simulator.baseURL))
-    ///     .verify(App.contract, scenarios: ScenarioBaseline(fileBeside: #filePath))
+    ///     .verify(App.self, scenarios: ScenarioBaseline(fileBeside: #filePath))   // App: AppContractProvider
     /// ```
     @discardableResult
     public func verify(_ app: AppContract, scenarios baseline: ScenarioBaseline,
@@ -244,7 +272,8 @@ public struct ContractSuite: Sendable {
         var polyline: AppPolylineDecoder?
         var gaps: [GapRule]
         var timeout: TimeInterval
-        var statistics = CallStatistics()
+        /// Where the app's code runs, and its call statistics.
+        var runner: AppCodeRunner
 
         /// `route: MyApp.VMRouteResponse (the app's)` lines for the report.
         var appModelLines: [String] {
@@ -258,9 +287,15 @@ public struct ContractSuite: Sendable {
 
     /// The context of the contract run (`scenario` nil) or of one scenario's run: gaps declared
     /// for certain scenarios apply to those runs only.
-    func context(models: [VMEndpoint: ContractModel], app: AppContract?, scenario: String? = nil) -> RunContext {
+    func context(models: [VMEndpoint: ContractModel], app: AppContract?, scenario: String? = nil, runner: AppCodeRunner) -> RunContext {
         RunContext(models: models.merging(app?.models ?? [:]) { $1 }, polyline: app?.polyline,
-                   gaps: libraryGaps + (app?.gapRules ?? []).filter { $0.applies(toScenario: scenario) }, timeout: options.appCodeTimeout)
+                   gaps: libraryGaps + (app?.gapRules ?? []).filter { $0.applies(toScenario: scenario) }, timeout: options.appCodeTimeout,
+                   runner: runner)
+    }
+
+    /// Runs the app's code of one run (or of a set of scenario runs) as `options` say.
+    func appCodeRunner(_ app: AppContract?) -> AppCodeRunner {
+        AppCodeRunner(isolation: options.appCodeIsolation, provider: app?.providerTypeName)
     }
 
     /// The corpus' known gaps, bound to the reference client's models they name.

@@ -1,3 +1,4 @@
+import ContractFiles
 import Foundation
 import JSON
 import JSONSchema
@@ -23,9 +24,10 @@ package struct ResponseSpec: Sendable {
 /// The contract files: the OpenAPI document, the JSON Schemas it references, the query corpus and
 /// the recorded live fixtures — loaded once, schemas compiled once.
 ///
-/// `Contracts.load()` finds the folder itself: `$VIETMAP_CONTRACTS`, else `./Contracts`, else the
-/// `Contracts/` folder of the package checkout this library was built from (so an app that depends
-/// on the package gets the contract without copying it).
+/// `Contracts.load()` finds the folder itself: `$VIETMAP_CONTRACTS`, else the copy embedded in the
+/// library (`ContractFiles`: the `Contracts/` folder it was built with), so an app that depends on
+/// the package gets the contract without copying it and nothing is read from a checkout — the
+/// same on a Mac, in the iOS Simulator and on CI.
 public struct Contracts: Sendable {
     public let directory: URL
     /// The OpenAPI 3.1 document.
@@ -82,15 +84,12 @@ public struct Contracts: Sendable {
     }
 
     /// Where `load()` looks, in order; the first folder holding `openapi.json` wins.
-    package static func candidateDirectories(filePath: String = #filePath) -> [URL] {
+    package static func candidateDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         var candidates: [URL] = []
-        if let env = ProcessInfo.processInfo.environment["VIETMAP_CONTRACTS"], !env.isEmpty {
+        if let env = environment["VIETMAP_CONTRACTS"], !env.isEmpty {
             candidates.append(URL(fileURLWithPath: env))
         }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("Contracts"))
-        // Sources/ContractKit/Contracts.swift → <package>/Contracts
-        candidates.append(URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Contracts"))
+        candidates.append(ContractFiles.directory)
         return candidates
     }
 

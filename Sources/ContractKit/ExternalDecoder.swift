@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// An app's models and decoder in any language: a shell command run once per answer
 /// (`vietmap-sim contract --decoder 'node decode.js'`).
@@ -29,87 +25,66 @@ package struct ExternalDecoder: Sendable {
         self.command = command
     }
 
-    /// A decoder that exits without reading all of its input must not end this process: writes to
-    /// its stdin then fail with EPIPE instead of raising SIGPIPE.
-    static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
-
     /// The most standard error kept (bytes).
     static let stderrLimit = 64 * 1024
 
-    /// Runs the command on one answer (posix_spawn: Foundation's `Process` is not safe to start
-    /// from many threads at once on Linux, and scenarios run concurrently).
+    /// Runs the command on one answer (`ChildProcess.spawn`: Foundation's `Process` is not safe to
+    /// start from many threads at once on Linux, and scenarios run concurrently).
     func decode(_ body: Data, endpoint: String, query: String, status: Int, timeout: TimeInterval) -> DecodeVerdict {
         var environment = ProcessInfo.processInfo.environment
         environment["VIETMAP_ENDPOINT"] = endpoint
         environment["VIETMAP_QUERY"] = query
         environment["VIETMAP_STATUS"] = String(status)
-        let arguments = ["/bin/sh", "-c", command + " \"$@\"", "vietmap-decoder", endpoint]
-        _ = Self.ignoringBrokenPipes
-        var input: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        // Pipes, spawn and the close of the child's ends under the lock `IsolatedCall` forks
-        // under: no other child may inherit these ends (it would hold a pipe open).
-        IsolatedCall.forkLock.lock()
-        guard pipe(&input) == 0 else {
-            IsolatedCall.forkLock.unlock()
+        // A decoder that exits without reading all of its input must not end this process.
+        Signals.ignoreBrokenPipes()
+        guard let input = ChildProcess.pipe() else { return .failed("\(name): pipe: \(String(cString: strerror(errno)))") }
+        guard let errors = ChildProcess.pipe() else {
+            close(input.read); close(input.write)
             return .failed("\(name): pipe: \(String(cString: strerror(errno)))")
         }
-        guard pipe(&errors) == 0 else {
-            close(input[0]); close(input[1])
-            IsolatedCall.forkLock.unlock()
-            return .failed("\(name): pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in input + errors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
-        close(input[0])
-        close(errors[1])
-        IsolatedCall.forkLock.unlock()
-        guard spawned == 0 else {
-            close(input[1]); close(errors[0])
-            return .failed("\(name) could not be started: \(String(cString: strerror(spawned)))")
+        let spawned = ChildProcess.spawn(path: "/bin/sh", arguments: ["-c", command + " \"$@\"", "vietmap-decoder", endpoint],
+                                         environment: environment, descriptors: [0: input.read, 2: errors.write])
+        close(input.read)
+        close(errors.write)
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
+            close(input.write); close(errors.read)
+            return .failed("\(name) could not be started: \(error)")
         }
         // Feed stdin (non-blocking, between reads of stderr): a decoder that does not read its
         // input, or writes a lot to stderr, must block neither side.
-        _ = fcntl(input[1], F_SETFL, fcntl(input[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(input.write, F_SETFL, fcntl(input.write, F_GETFL) | O_NONBLOCK)
         var stderrText = Data()
         var offset = 0
         var inputOpen = true, errorsOpen = true
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        if body.isEmpty { close(input[1]); inputOpen = false }
+        if body.isEmpty { close(input.write); inputOpen = false }
         while errorsOpen {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 {
                 kill(pid, SIGKILL)
-                if inputOpen { close(input[1]) }
-                close(errors[0])
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                if inputOpen { close(input.write) }
+                close(errors.read)
+                _ = ChildProcess.wait(pid)
                 return .hung(seconds: timeout)
             }
-            var fds = [pollfd(fd: errors[0], events: Int16(POLLIN), revents: 0)]
-            if inputOpen { fds.append(pollfd(fd: input[1], events: Int16(POLLOUT), revents: 0)) }
+            var fds = [pollfd(fd: errors.read, events: Int16(POLLIN), revents: 0)]
+            if inputOpen { fds.append(pollfd(fd: input.write, events: Int16(POLLOUT), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000) + 1)
             if ready < 0 && errno != EINTR { break }
             if inputOpen, fds.count > 1, fds[1].revents != 0 {
-                let written = body.withUnsafeBytes { raw in write(input[1], raw.baseAddress! + offset, raw.count - offset) }
+                let written = body.withUnsafeBytes { raw in write(input.write, raw.baseAddress! + offset, raw.count - offset) }
                 if written > 0 { offset += written }
                 if written < 0 && errno != EAGAIN && errno != EINTR || offset >= body.count {
-                    close(input[1])
+                    close(input.write)
                     inputOpen = false
                 }
             }
             if fds[0].revents != 0 {
-                let count = read(errors[0], &buffer, buffer.count)
+                let count = read(errors.read, &buffer, buffer.count)
                 if count > 0 {
                     if stderrText.count < Self.stderrLimit { stderrText.append(contentsOf: buffer[0..<min(count, Self.stderrLimit - stderrText.count)]) }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
@@ -117,13 +92,14 @@ package struct ExternalDecoder: Sendable {
                 }
             }
         }
-        if inputOpen { close(input[1]) }
-        close(errors[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if inputOpen { close(input.write) }
+        close(errors.read)
+        let termination = ChildProcess.wait(pid)
         let text = String(decoding: stderrText, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let signalled = status & 0x7f, code = (status >> 8) & 0xff
-        if signalled != 0 { return .crashed(signal: signalled, message: Self.lastLines(text)) }
+        guard case .exited(let code)? = termination else {
+            if case .signalled(let signal)? = termination { return .crashed(signal: signal, message: Self.lastLines(text)) }
+            return .failed("\(name): the command could not be waited for")
+        }
         if code == 0 { return .decoded }
         if code > 128 && code < 128 + 65 { return .crashed(signal: code - 128, message: Self.lastLines(text)) }
         return Self.failure(text, code: code)

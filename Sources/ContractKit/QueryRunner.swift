@@ -81,6 +81,7 @@ extension ContractSuite {
         result.model = checked.model
         result.modelDecodes = checked.modelDecodes
         result.gapsUsed = checked.gapsUsed
+        result.unobserved = checked.unobserved
         return result
     }
 

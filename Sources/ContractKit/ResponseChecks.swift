@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import JSON
 import Polyline
 import VietMapClient
@@ -16,6 +17,7 @@ extension ContractSuite {
         var model: String?
         var modelDecodes: Bool?
         var gapsUsed: [String] = []
+        var unobserved: [ContractFailure] = []
     }
 
     /// Every check of one response: status, headers, JSON, schema of the documented status, code,
@@ -36,7 +38,7 @@ extension ContractSuite {
             let started = DispatchTime.now().uptimeNanoseconds
             let verdict = external.decode(data, endpoint: endpoint.name, query: ExternalDecoder.queryString(requestParameters),
                                           status: status, timeout: context.timeout)
-            context.statistics.add(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+            context.runner.statistics.add(nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
             let input = "the \(data.count)-byte HTTP \(status) body \(Self.snippet(String(decoding: data, as: UTF8.self)))"
             switch verdict {
             case .decoded:
@@ -52,7 +54,7 @@ extension ContractSuite {
                 }
             case .crashed(let signal, let message):
                 out.modelDecodes = false
-                fail(.crash, "", "\(external.name) crashed (\(IsolatedCall.describe(signal: signal))\(message.isEmpty ? ", no message)" : "): " + message) — input: \(input)",
+                fail(.crash, "", "\(external.name) crashed (\(Signals.name(signal))\(message.isEmpty ? ", no message)" : "): " + message) — input: \(input)",
                      function: external.name)
             case .hung(let seconds):
                 out.modelDecodes = false
@@ -115,7 +117,7 @@ extension ContractSuite {
         }
         if let model, status == 200, model.external == nil {
             out.model = model.name
-            let verdict = model.decode(data, timeout: context.timeout, statistics: context.statistics)
+            let verdict = context.runner.decode(model, data, timeout: context.timeout)
             switch verdict {
             case .crashed, .hung, .failed:
                 // The app's code did not survive this answer: no field-by-field walk (it runs the
@@ -124,7 +126,7 @@ extension ContractSuite {
                 let kind: ContractFailure.Kind = { if case .hung = verdict { return .hang } else { return .crash } }()
                 var input = "the \(data.count)-byte body \(Self.snippet(String(decoding: data, as: UTF8.self)))"
                 var pointer = ""
-                if case .crashed = verdict, let at = accumulator.recorder(for: model).crashLocation(body, timeout: context.timeout, statistics: context.statistics) {
+                if case .crashed = verdict, let at = context.runner.crashLocation(model, body, timeout: context.timeout) {
                     pointer = at
                     input = "the \(data.count)-byte body, last read at \(at.isEmpty ? "/" : at)\(Self.valuePreview(body, at: at))"
                 }
@@ -140,7 +142,8 @@ extension ContractSuite {
                 for issue in recording.issues { out.notes.append("\(model.name) \(issue) (JSONDecoder accepts it)") }
                 if endpoint.family == .route || endpoint.family == .tsp, let polyline = context.polyline {
                     checkPolylines(body, query: name, decoder: polyline, context: context,
-                                   fail: { out.failures.append($0) }, note: { out.notes.append($0) })
+                                   fail: { out.failures.append($0) }, unobserved: { out.unobserved.append($0) },
+                                   note: { out.notes.append($0) })
                 }
             } else {
                 var reported = false
@@ -162,11 +165,11 @@ extension ContractSuite {
         return out
     }
 
-    /// Runs the app's polyline decoder (each call in a child process) on every encoded
+    /// Runs the app's polyline decoder (in a contract worker, or in-process) on every encoded
     /// `/paths/N/points`: a crash or hang fails; on a polyline the strict decoder reads, the points
     /// must agree within 1e-5°.
     func checkPolylines(_ body: JSONValue, query: String, decoder: AppPolylineDecoder, context: RunContext,
-                        fail: (ContractFailure) -> Void, note: (String) -> Void) {
+                        fail: (ContractFailure) -> Void, unobserved: (ContractFailure) -> Void, note: (String) -> Void) {
         for (index, path) in (body["paths"]?.arrayValue ?? []).enumerated() {
             guard let encoded = path["points"]?.stringValue else { continue }
             let pointer = "/paths/\(index)/points"
@@ -175,11 +178,14 @@ extension ContractSuite {
                 fail(ContractFailure(query: query, kind: kind, pointer: pointer, reason: reason, function: decoder.name))
             }
             let strict = try? Polyline.decode(encoded, precision: 5)
-            switch decoder.call(encoded, timeout: context.timeout, statistics: context.statistics) {
+            switch context.runner.polyline(decoder, encoded, timeout: context.timeout) {
             case .crashed(let signal, let message):
-                failure(.crash, "\(decoder.name)(\(input)) crashed (\(IsolatedCall.describe(signal: signal))\(message.isEmpty ? ", no message)" : "): " + message)")
+                failure(.crash, "\(decoder.name)(\(input)) crashed (\(Signals.name(signal))\(message.isEmpty ? ", no message)" : "): " + message)")
             case .hung(let seconds):
-                failure(.hang, "\(decoder.name)(\(input)) did not return within \(Int(seconds)) s (twice)")
+                failure(.hang, "\(decoder.name)(\(input)) did not return within \(Int(seconds)) s")
+            case .notRun(let why):
+                unobserved(ContractFailure(query: query, kind: .notIsolated, pointer: pointer,
+                                           reason: "\(decoder.name)(\(input)) not run: \(why)", function: decoder.name))
             case .failed(let reason):
                 failure(.crash, "\(decoder.name)(\(input)): \(reason)")
             case .points(let points):

@@ -137,9 +137,24 @@ public struct ScenarioBaseline: Sendable, Equatable {
         }
         for report in reports {
             let entry = expected[report.name] ?? .survives
+            if let note = Self.unobservable(report, expected: entry) {
+                verdict.notes.append(note)
+                continue
+            }
             verdict.failures += Self.differences(report, expected: entry)
         }
         return verdict
+    }
+
+    /// Why an expected crash cannot be checked: the run was in-process and the app's functions the
+    /// baseline expects to crash were not given the inputs that could trap them. Nil otherwise.
+    static func unobservable(_ report: ScenarioReport, expected: Entry) -> String? {
+        guard report.isolation == .inProcess, expected.outcome == .crashes, report.outcome != .crashes else { return nil }
+        let unobserved = report.unobservedFunctions
+        guard !unobserved.isEmpty, (expected.functions ?? unobserved).allSatisfy(unobserved.contains) else { return nil }
+        let evidence = report.unobserved[0]
+        return "scenario \(report.name): expected APP CODE CRASH (\(unobserved.joined(separator: ", "))) — not observable in-process, not checked: "
+            + "\(evidence.query) \(evidence.pointer): \(evidence.reason)"
     }
 
     /// The ways `report` differs from `expected`: its outcome, then properties / functions.

@@ -14,6 +14,8 @@ public struct ScenarioReport: Sendable {
     /// False when the target's scenario states could not be reset before the run (no admin API):
     /// stateful and seeded scenarios may then differ from run to run.
     public var reproducible = true
+    /// Where the app's code ran: `worker` (a crash is observed) or `inProcess`.
+    public var isolation: AppCodeIsolation = .worker
 
     /// Kinds that break an app: a model that cannot decode a 200, its code crashing or hanging,
     /// its polyline decoder disagreeing with the strict one.
@@ -39,6 +41,10 @@ public struct ScenarioReport: Sendable {
     public var breakingProperties: [String] {
         Array(Set(modelBreaks.filter { $0.kind == .model || $0.kind == .polyline }.compactMap { $0.kind == .polyline ? $0.function : $0.property })).sorted()
     }
+    /// Calls of the app's code not made in-process because the input could trap it.
+    public var unobserved: [ContractFailure] { results.flatMap(\.unobserved) }
+    /// The app's functions given no input in-process where a crash could not be ruled out, sorted.
+    public var unobservedFunctions: [String] { Array(Set(unobserved.compactMap(\.function))).sorted() }
     /// The app's functions that crashed or hung, sorted.
     public var crashingFunctions: [String] { Array(Set(crashes.compactMap(\.function))).sorted() }
     /// The gaps findings of this run were accepted through (`VMRoutePath.points at /paths/*/points`), sorted.

@@ -29,6 +29,8 @@ extension ContractSuite {
         let reset = await resetScenarioStates(url, names: names, tag: seeded)
         let tag = reset ? seeded : seeded + "-run\(UInt32.random(in: 0...UInt32.max))"
         let limit = max(1, options.scenarioConcurrency)
+        let runner = appCodeRunner(app)
+        defer { runner.shutDown() }
         let reports = await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
             var next = 0
@@ -39,12 +41,13 @@ extension ContractSuite {
                     let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout,
                                                         paceMilliseconds: Self.scenarioPaceMilliseconds)
                     let started = Date()
-                    let context = self.context(models: models, app: app, scenario: name)
+                    let context = self.context(models: models, app: app, scenario: name, runner: runner)
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
                     var report = ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
                                                 models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines)
                     report.tag = tag
                     report.reproducible = reset
+                    report.isolation = runner.isolation
                     return (index, report)
                 }
             }
@@ -55,7 +58,12 @@ extension ContractSuite {
             }
             return reports.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return await withoutOrdinaryGaps(reports, url: url, models: models, app: app)
+        return await withoutOrdinaryGaps(reports, url: url, models: models, app: app, runner: runner)
+    }
+
+    /// `runScenarios` with the contract `App` holds; its closures run in contract workers.
+    public func runScenarios<App: AppContractProvider>(_ names: [String], only: Set<String>? = nil, app: App.Type) async -> [ScenarioReport] {
+        await runScenarios(names, only: only, app: AppContract.held(by: app))
     }
 
     /// Keeps on each result only the gaps the scenario brought out: a gap the same query also
@@ -63,12 +71,12 @@ extension ContractSuite {
     /// asks for them) is how the app always works, not how it survives the scenario. Reruns the
     /// few queries that met a gap without a scenario to find out.
     func withoutOrdinaryGaps(_ reports: [ScenarioReport], url: URL, models: [VMEndpoint: ContractModel],
-                             app: AppContract?) async -> [ScenarioReport] {
+                             app: AppContract?, runner: AppCodeRunner) async -> [ScenarioReport] {
         let queriesWithGaps = Set(reports.flatMap { $0.results.filter { !$0.gapsUsed.isEmpty }.map(\.name) })
         guard !queriesWithGaps.isEmpty else { return reports }
         let provider = ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout)
         let plain = await execute(contracts.corpus.closure(of: queriesWithGaps), provider: provider,
-                                  context: context(models: models, app: app), accumulator: AgreementAccumulator())
+                                  context: context(models: models, app: app, runner: runner), accumulator: AgreementAccumulator())
         let ordinary = Dictionary(plain.map { ($0.name, Set($0.gapsUsed)) }, uniquingKeysWith: { $0.union($1) })
         return reports.map { report in
             var report = report

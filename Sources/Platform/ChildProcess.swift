@@ -127,5 +127,6 @@ public enum ChildProcess {
 /// Why a child could not be started: the `errno` of `posix_spawn`.
 public struct SpawnError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
+    public init(code: Int32) { self.code = code }
     public var description: String { String(cString: strerror(code)) }
 }

@@ -13,7 +13,7 @@ public enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
         let result = withUnsafeMutablePointer(to: &info) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                task_info(machTaskSelf, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
             }
         }
         return result == KERN_SUCCESS ? Int(info.resident_size) : nil
@@ -40,7 +40,7 @@ public enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<vm_statistics64>.size / MemoryLayout<integer_t>.size)
         let result = withUnsafeMutablePointer(to: &statistics) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                host_statistics64(mach_host_self(), HOST_VM_INFO64, $0, &count)
+                host_statistics64(machHostSelf, HOST_VM_INFO64, $0, &count)
             }
         }
         guard result == KERN_SUCCESS else { return nil }
@@ -81,6 +81,14 @@ public enum ProcessMemory {
         guard let process = dlopen(nil, RTLD_NOW), let address = dlsym(process, name) else { return nil }
         return unsafeBitCast(address, to: type)
     }
+
+    #if canImport(Darwin)
+    /// This task's port, trapped for once: `mach_task_self_` is a C global that Swift 6 refuses to
+    /// read without the macOS 15.4 SDK's concurrency annotation.
+    private static let machTaskSelf: mach_port_t = task_self_trap()
+    /// The host port (`mach_host_self()` hands out a new send right on every call).
+    private static let machHostSelf: mach_port_t = mach_host_self()
+    #endif
 
     #if os(Linux)
     private static func kibibytes(in text: String, key: String) -> Int? {

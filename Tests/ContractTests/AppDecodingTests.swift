@@ -1,15 +1,46 @@
-import ContractKit
+@testable import ContractKit
 import Foundation
 import SimTesting
 import VietMapClient
 import VietMapSimulator
 import XCTest
 
+/// The seed app's route model and verbatim `decodePolyline`, held by a type so that contract
+/// workers (copies of this test process) find the decoder.
+enum SeedRouteApp: AppContractProvider {
+    static let seedDecoder = AppPolylineDecoder(named: "decodePolyline", SeedApp.decodePolyline) { ($0.latitude, $0.longitude) }
+    static let contract = AppContract(route: .model(SeedApp.VMRouteResponse.self), polyline: seedDecoder)
+}
+
+/// A decoder that reads the polyline at 1e6 precision: every point is off by a factor of ten.
+enum WrongPrecisionApp: AppContractProvider {
+    static let contract = AppContract(route: .model(SeedApp.VMRouteResponse.self), polyline: AppPolylineDecoder(
+        named: "decodePolyline6", { (encoded: String) -> [SeedApp.CLLocationCoordinate2D] in
+            SeedApp.decodePolyline(encoded).map { .init(latitude: $0.latitude / 10, longitude: $0.longitude / 10) }
+        }, coordinate: { ($0.latitude, $0.longitude) }))
+}
+
+/// An app's decode closure that assumes a route always has a path.
+enum TrappingRouteApp: AppContractProvider {
+    static let contract = AppContract(route: ContractModel.model(SeedApp.VMRouteResponse.self, decode: { data in
+        let route = try JSONDecoder().decode(SeedApp.VMRouteResponse.self, from: data)
+        _ = route.paths![0]
+        return route
+    }, decoderName: "RouteService.decode"))
+}
+
+/// An app's decode closure that never returns.
+enum HangingRouteApp: AppContractProvider {
+    static let contract = AppContract(route: ContractModel.model(SeedApp.VMRouteResponse.self, decode: { _ in
+        while true { sleep(1) }
+    }, decoderName: "SlowDecoder.decode"))
+}
+
 /// An app's own decoding under test, over real HTTP: its crashes and hangs become findings (the
 /// runner survives them), its polyline decoder is compared with the strict one, gaps bind to
 /// types by identity, and the report names the app's models in full.
 final class AppDecodingTests: XCTestCase {
-    static let seedDecoder = AppPolylineDecoder(named: "decodePolyline", SeedApp.decodePolyline) { ($0.latitude, $0.longitude) }
+    static let seedDecoder = SeedRouteApp.seedDecoder
 
     /// A simulator with two scenarios of the test's own next to the built-in ones.
     private func simulatorWithPolylineFaults() throws -> (SimulatorServer, URL) {
@@ -28,9 +59,8 @@ final class AppDecodingTests: XCTestCase {
     func testTheReferenceDecodePolylineTrapsAreCrashFindingsNotADeadRunner() async throws {
         let (simulator, folder) = try simulatorWithPolylineFaults()
         defer { simulator.stop(); try? FileManager.default.removeItem(at: folder) }
-        let app = AppContract(route: .model(SeedApp.VMRouteResponse.self), polyline: Self.seedDecoder)
         let reports = try await ContractSuite(target: .simulator(simulator.baseURL), contracts: ContractSimulator.get().contracts)
-            .runScenarios(["t-truncated", "t-space"], only: ["route-car", "route-truck"], app: app)
+            .runScenarios(["t-truncated", "t-space"], only: ["route-car", "route-truck"], app: SeedRouteApp.self)
         XCTAssertEqual(reports.map(\.name), ["t-truncated", "t-space"])
         for (report, input) in zip(reports, [#""_p~iF""#, #""abc def""#]) {
             XCTAssertFalse(report.survives)
@@ -42,53 +72,42 @@ final class AppDecodingTests: XCTestCase {
             }
             XCTAssertTrue(ContractReport.scenarioTable([report]).contains("APP CODE CRASH"))
         }
-        // The trap's own message comes from the child's stderr.
+        // The trap's own message comes from the worker's stderr.
         let first = try XCTUnwrap(reports.first?.crashes.first)
         XCTAssertTrue(first.reason.contains("Fatal error"), first.reason)
     }
 
     func testAnAppDecoderThatDisagreesWithTheStrictOneIsReported() async throws {
         let sim = try ContractSimulator.get()
-        // Reads the polyline at 1e6 precision: every point is off by a factor of ten.
-        let wrong = AppPolylineDecoder(named: "decodePolyline6", { (encoded: String) -> [SeedApp.CLLocationCoordinate2D] in
-            SeedApp.decodePolyline(encoded).map { .init(latitude: $0.latitude / 10, longitude: $0.longitude / 10) }
-        }, coordinate: { ($0.latitude, $0.longitude) })
-        let report = try await sim.suite().run(only: ["route-car"], app: AppContract(route: .model(SeedApp.VMRouteResponse.self), polyline: wrong))
+        let report = try await sim.suite().run(only: ["route-car"], app: WrongPrecisionApp.self)
         let failure = try XCTUnwrap(report.allFailures.first { $0.kind == .polyline }, report.summary())
         XCTAssertEqual(failure.query, "route-car")
         XCTAssertEqual(failure.pointer, "/paths/0/points")
         XCTAssertTrue(failure.reason.hasPrefix("decodePolyline6(\""), failure.reason)
         XCTAssertTrue(failure.reason.contains("point 0 is "), failure.reason)
         // The verbatim decoder agrees on every valid polyline of the run.
-        let good = try await sim.suite().run(only: ["route-car", "route-via", "route-hanoi"],
-                                         app: AppContract(route: .model(SeedApp.VMRouteResponse.self), polyline: Self.seedDecoder))
+        let good = try await sim.suite().run(only: ["route-car", "route-via", "route-hanoi"], app: SeedRouteApp.self)
         XCTAssertFalse(good.allFailures.contains { $0.kind == .polyline || $0.kind == .crash }, good.summary())
         XCTAssertGreaterThanOrEqual(good.isolatedCalls, 6)
     }
 
     func testACrashOrHangInTheAppsDecodeClosureIsAFinding() async throws {
         let sim = try ContractSimulator.get()
-        let trapping = ContractModel.model(SeedApp.VMRouteResponse.self, decode: { data in
-            let route = try JSONDecoder().decode(SeedApp.VMRouteResponse.self, from: data)
-            _ = route.paths![0]      // the app assumes a route always has a path
-            return route
-        }, decoderName: "RouteService.decode")
         var options = ContractSuite.Options()
         options.appCodeTimeout = 0.5
         let gap = AcceptedGap(path: "/paths/*/points", property: "VMRoutePath.points")
-        let report = try await sim.suite(options: options).run(only: ["route-car"], app: AppContract(route: trapping, acceptedGaps: [gap]))
+        var withGap = AppContract.held(by: TrappingRouteApp.self)
+        withGap.acceptedGaps = [gap]
+        let report = try await sim.suite(options: options).run(only: ["route-car"], app: withGap)
         XCTAssertEqual(report.allFailures, [], report.summary())    // route-car has a path
         let empty = try await ContractSuite(target: .simulator(sim.baseURL), contracts: sim.contracts, options: options)
-            .runScenarios(["empty-route"], only: ["route-car"], app: AppContract(route: trapping))
+            .runScenarios(["empty-route"], only: ["route-car"], app: TrappingRouteApp.self)
         let crash = try XCTUnwrap(empty.first?.crashes.first)
         XCTAssertEqual(crash.query, "route-car")
         XCTAssertTrue(crash.reason.hasPrefix("RouteService.decode crashed (SIG"), crash.reason)
         XCTAssertTrue(crash.reason.contains(#"input: the "#) && crash.reason.contains(#"\"paths\":[]"#), crash.reason)
 
-        let hanging = ContractModel.model(SeedApp.VMRouteResponse.self, decode: { _ in
-            while true { sleep(1) }
-        }, decoderName: "SlowDecoder.decode")
-        let hung = try await sim.suite(options: options).run(only: ["route-car"], app: AppContract(route: hanging))
+        let hung = try await sim.suite(options: options).run(only: ["route-car"], app: HangingRouteApp.self)
         let hang = try XCTUnwrap(hung.allFailures.first { $0.kind == .hang }, hung.summary())
         XCTAssertTrue(hang.reason.hasPrefix("SlowDecoder.decode did not return"), hang.reason)
     }

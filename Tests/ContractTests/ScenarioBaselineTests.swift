@@ -17,6 +17,16 @@ private enum StrictApp {
                                       acceptedGaps: [AcceptedGap(path: "/paths/*/points", property: "Path.points")])
 }
 
+/// A place model whose own `init(from:)` traps on a null `lat` (found by type in a contract worker).
+struct TrappingPlace: Decodable {
+    let lat: Double
+    enum Key: String, CodingKey { case lat }
+    init(from decoder: Decoder) throws {
+        let raw = try decoder.container(keyedBy: Key.self).decodeIfPresent(Double.self, forKey: .lat)
+        lat = raw!
+    }
+}
+
 /// Expected scenario outcomes as data: a first run writes them, later runs fail exactly where an
 /// outcome differs, naming scenario, query, property, pointer.
 final class ScenarioBaselineTests: XCTestCase {
@@ -128,14 +138,6 @@ final class ScenarioBaselineTests: XCTestCase {
     /// A model whose own `init(from:)` traps: the crash line names where the app's code was reading
     /// (the last key its decoding asked for) and shows the value there, not the body's first bytes.
     func testAModelCrashNamesTheLocationItWasReading() async throws {
-        struct TrappingPlace: Decodable {
-            let lat: Double
-            enum Key: String, CodingKey { case lat }
-            init(from decoder: Decoder) throws {
-                let raw = try decoder.container(keyedBy: Key.self).decodeIfPresent(Double.self, forKey: .lat)
-                lat = raw!
-            }
-        }
         let app = AppContract(place: .model(TrappingPlace.self))
         let reports = try await ContractSimulator.get().suite().runScenarios(["place-null-latlng"], only: ["place-from-autocomplete"], app: app)
         let crash = try XCTUnwrap(reports.first?.crashes.first)

@@ -3,8 +3,9 @@ import ContractKit
 
 /// The app's side of the contract: its own models, its own polyline decoder, and the one finding
 /// it accepts (it never asks for points_encoded=false, whose GeoJSON `points` its
-/// `VMRoutePath.points: String` cannot hold).
-enum App {
+/// `VMRoutePath.points: String` cannot hold). Held by a type (`AppContractProvider`) so that the
+/// contract workers — copies of this test process — find the decoder without running a test.
+enum App: AppContractProvider {
     static let contract = AppContract(
         autocomplete: .model([VMSearchItem].self),
         place: .model(VMPlaceDetail.self),

@@ -8,6 +8,6 @@ import VietMapSimulator
     @Test func theAppsModelsAgreeWithTheContract() async throws {
         let simulator = try SimulatorServer.start()
         defer { simulator.stop() }
-        try await ContractSuite(target: .simulator(simulator.baseURL)).verify(App.contract)
+        try await ContractSuite(target: .simulator(simulator.baseURL)).verify(App.self)
     }
 }

@@ -10,7 +10,7 @@ final class AppContractTests: XCTestCase {
         let simulator = try SimulatorServer.start()     // 127.0.0.1, a free port, built-in scenarios
         defer { simulator.stop() }
         try await ContractSuite(target: .simulator(simulator.baseURL))
-            .verify(App.contract, scenarios: ScenarioBaseline(fileBeside: #filePath))
+            .verify(App.self, scenarios: ScenarioBaseline(fileBeside: #filePath))
     }
 
     /// One endpoint, the app's type named as in the reference client: no module qualification needed.
@@ -20,7 +20,8 @@ final class AppContractTests: XCTestCase {
         let report = try await ContractSuite(target: .simulator(simulator.baseURL))
             .verify(VMRouteResponse.self, for: .route,
                     polyline: AppPolylineDecoder(named: "decodePolyline", decodePolyline) { ($0.latitude, $0.longitude) },
-                    acceptedGaps: [AcceptedGap(path: "/paths/*/points", property: "VMRoutePath.points")])
+                    acceptedGaps: [AcceptedGap(path: "/paths/*/points", property: "VMRoutePath.points")],
+                    isolatedBy: App.self)
         XCTAssertEqual(report.models.filter { !$0.isReference }.map(\.model), ["VietMapGoogleClient.VMRouteResponse"])
         XCTAssertTrue(report.results.contains { $0.name == "route-car" && $0.modelDecodes == true })
     }
