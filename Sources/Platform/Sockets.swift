@@ -1,10 +1,10 @@
 /// Socket constants and calls whose Swift spelling differs by platform: Glibc imports
-/// `SOCK_STREAM` as an enum (`__socket_type`), Darwin as `Int32`; Linux suppresses SIGPIPE per
-/// `send` (`MSG_NOSIGNAL`), Darwin per socket (`SO_NOSIGPIPE`).
+/// `SOCK_STREAM` as an enum (`__socket_type`), Musl and Darwin as `Int32`; Linux suppresses
+/// SIGPIPE per `send` (`MSG_NOSIGNAL`), Darwin per socket (`SO_NOSIGPIPE`).
 public enum Sockets {
     /// `SOCK_STREAM` as the `Int32` that `socket(2)` and `addrinfo.ai_socktype` take.
     public static var streamType: Int32 {
-        #if canImport(Glibc) || canImport(Musl)
+        #if canImport(Glibc)
         Int32(SOCK_STREAM.rawValue)
         #else
         SOCK_STREAM
