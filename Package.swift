@@ -4,7 +4,8 @@ import PackageDescription
 /// vietmap-sim: an offline simulator of VietMap's REST APIs plus a contract-test suite.
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
-///   CMicroHTTPD, CGnuTLS → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
+///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
+///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)
@@ -12,21 +13,21 @@ import PackageDescription
 ///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
-///   ArrayBlob                           (stored arrays: the blob format, views read in place from mapped file sections)
-///   ArrayBlob → Routing                 (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
+///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
+///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
-///   CZlib → OSMReader                   (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
+///   CZlib, Platform → OSMReader         (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   CZlib → PBFWriter                   (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
-///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob → Dataset  (schema, importers — the road graph contracted per vehicle —, sections read in place, dataset location/caching)
+///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle —, sections read in place, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
 ///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
-///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
+///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
@@ -34,8 +35,8 @@ import PackageDescription
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
 ///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire, Platform, ContractWorkerHook, ContractFiles → ContractKit  (the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
-///   … → vietmap-sim                     (thin CLI)
-///   Dataset, DefaultData, Routing → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
+///   …, Platform → vietmap-sim           (thin CLI)
+///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 let package = Package(
     name: "vietmap-sim",
@@ -50,13 +51,14 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
+                       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // macOS: the SDK has sqlite3.h and zlib.h (and their libraries); Homebrew's are keg-only.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]),
 
         .target(name: "Platform"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS", "Platform"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
@@ -64,13 +66,13 @@ let package = Package(
         .target(name: "VietMapWireHTTP", dependencies: ["VietMapWire", "HTTPServer", "JSON"]),
         .target(name: "JSONSchema", dependencies: ["JSON"]),
         .target(name: "Polyline"),
-        .target(name: "ArrayBlob"),
-        .target(name: "Routing", dependencies: ["ArrayBlob"]),
+        .target(name: "ArrayBlob", dependencies: ["Platform"]),
+        .target(name: "Routing", dependencies: ["ArrayBlob", "Platform"]),
         .target(name: "DriveTrace", dependencies: ["Routing"]),
-        .target(name: "OSMReader", dependencies: ["CZlib"]),
+        .target(name: "OSMReader", dependencies: ["CZlib", "Platform"]),
         .target(name: "PBFWriter", dependencies: ["CZlib"]),
         .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib", "ArrayBlob"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "CZlib", "ArrayBlob", "Platform"]),
         .executableTarget(name: "embed-resources", dependencies: ["CZlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .target(name: "EmbeddedFiles", dependencies: ["CZlib"]),
@@ -82,7 +84,7 @@ let package = Package(
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
-        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "CZlib"]),
+        .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "CZlib", "Platform"]),
         .target(name: "BuiltInScenarios", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapSimulator",
                 dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
@@ -91,11 +93,12 @@ let package = Package(
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker"]),
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
+                                         "Platform"]),
 
-        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing"]),
+        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting", "Platform"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
@@ -103,7 +106,7 @@ let package = Package(
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
-        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob"],
+        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "Platform"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
                     dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
@@ -118,7 +121,7 @@ let package = Package(
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "CZlib"]),
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "CZlib", "Platform"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios"]),

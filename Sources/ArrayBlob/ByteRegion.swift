@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Read-only bytes that ``StoredArray`` views point into: a range of a file mapped into memory
 /// (read in place: pages are read when first touched and the kernel may drop them again, so

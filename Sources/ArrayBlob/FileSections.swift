@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Named blobs appended to a file, each at an aligned offset so that it is memory-mapped and read
 /// in place (``ByteRegion/map(path:offset:count:)``). A dataset keeps the structures `serve`

@@ -128,6 +128,22 @@ static inline int vmsim_connection_fd(struct MHD_Connection *connection) {
   return info == NULL ? -1 : (int)info->connect_fd;
 }
 
+/*
+ * Whether this libmicrohttpd was built with TLS (HTTPS) support: 1 or 0.
+ *
+ * A C helper because the Swift spelling differs between header versions: 0.9.x declares
+ * `enum MHD_FEATURE` with enum_extensibility(closed), which Swift imports as an enum
+ * (`.FEATURE_TLS`); 1.0 (Homebrew, Debian 13) dropped the attribute, so Swift imports a struct
+ * with global constants instead (`MHD_FEATURE_TLS`). The other enums the Swift code names
+ * (MHD_Result, MHD_ValueKind, MHD_ResponseMemoryMode, MHD_ResponseFlags,
+ * MHD_RequestTerminationCode, MHD_ConnectionNotificationCode; MHD_FLAG is open in both) keep
+ * their attributes in 0.9.75, 1.0.1 and upstream's master of 2025-04 (Scripts/check-mhd-headers
+ * builds against 1.0.x).
+ */
+static inline int vmsim_mhd_supports_tls(void) {
+  return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
 /* MHD_set_response_options with a single flag set. */
 static inline enum MHD_Result
 vmsim_set_response_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags) {

@@ -1,14 +1,6 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-private let posixConnect = Glibc.connect
-private let posixSend = Glibc.send
-#elseif canImport(Darwin)
-import Darwin
-private let posixConnect = Darwin.connect
-private let posixSend = Darwin.send
-#endif
+import Platform
 
 /// One HTTP/1.1 GET over a plain socket, for `http://` upstreams: what URLSession on Linux
 /// cannot give — back-pressure. The body is read only as fast as it is kept, so the cap bounds
@@ -123,11 +115,7 @@ struct PlainHTTPExchange {
         guard let host = url.host, !host.isEmpty else { throw Stop.failure(.unreachable("no host")) }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
+        hints.ai_socktype = Sockets.streamType
         var list: UnsafeMutablePointer<addrinfo>?
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         guard getaddrinfo(bare, String(url.port ?? 80), &hints, &list) == 0, let first = list else {
@@ -138,12 +126,12 @@ struct PlainHTTPExchange {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let info = entry {
             entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
+            let fd = Sockets.makeStream(family: info.pointee.ai_family)
             guard fd >= 0 else { lastError = errno; continue }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            if posixConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
+            if Sockets.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
             guard errno == EINPROGRESS else { lastError = errno; close(fd); continue }
             do {
                 try wait(fd, for: Int16(POLLOUT))
@@ -185,7 +173,7 @@ struct PlainHTTPExchange {
                 var offset = 0
                 while offset < raw.count {
                     try exchange.wait(fd, for: Int16(POLLOUT))
-                    let written = posixSend(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    let written = Sockets.send(fd, raw.baseAddress! + offset, raw.count - offset)
                     if written < 0 && (errno == EAGAIN || errno == EINTR) { continue }
                     guard written > 0 else { throw Stop.failure(.unreachable("connection lost")) }
                     offset += written

@@ -2,11 +2,6 @@ import Foundation
 import Routing
 import SQLiteStore
 import TextFolding
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Builds a dataset (see ``DatasetSchema``) from input files, atomically.
 ///

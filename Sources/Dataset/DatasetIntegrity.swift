@@ -1,10 +1,6 @@
 import CZlib
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Detects a damaged dataset file before it is served.
 ///
@@ -64,11 +60,11 @@ public enum DatasetIntegrity {
     }
 
     /// Runs ``verify(path:threads:)`` on a thread of its own at idle priority (Linux `SCHED_IDLE`,
-    /// else the lowest `nice`), reading with one thread, so a server answering on every core is
+    /// Darwin's background quality of service), reading with one thread, so a server answering on every core is
     /// not slowed by it; `damaged` is called with the problem if the file is damaged.
     public static func verifyInBackground(path: String, damaged: @escaping @Sendable (DatasetError) -> Void) {
         let thread = Thread {
-            lowerThisThreadsPriority()
+            ThreadPriority.lowerCurrentThreadToIdle()
             do {
                 try verify(path: path, threads: 1)
             } catch let error as DatasetError {
@@ -78,20 +74,6 @@ public enum DatasetIntegrity {
             }
         }
         thread.start()
-    }
-
-    /// Makes the calling thread run only when a core would otherwise idle.
-    private static func lowerThisThreadsPriority() {
-        #if os(Linux)
-        // Linux applies both to the calling thread when given 0. SCHED_IDLE is 5 (a _GNU_SOURCE name).
-        let schedIdle: Int32 = 5
-        var parameters = sched_param(sched_priority: 0)
-        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-        }
-        #else
-        Thread.current.qualityOfService = .background
-        #endif
     }
 
     /// Checks the dataset at `path` and throws a ``DatasetError`` (`.damaged`) that names the file
@@ -142,7 +124,7 @@ public enum DatasetIntegrity {
                 throw failure(path, "cannot read the dataset: \(String(cString: strerror(results[part].error)))")
             }
             let length = min(size, (part + 1) * partSize) - part * partSize
-            crc = part == 0 ? results[part].crc : crc32_combine(crc, results[part].crc, off_t(length))
+            crc = part == 0 ? results[part].crc : crc32_combine(crc, results[part].crc, .init(length))
         }
         return UInt32(truncatingIfNeeded: crc)
     }

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The temporary files a dataset build writes next to its output (`.NAME.PID.RAND.tmp`, plus
 /// SQLite's `-journal`, `-wal`, `-shm` beside it): named, tracked while in progress so that a

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Whether a path given as an input (an import file, `serve --db`) is a regular file, checked
 /// with `stat` before it is opened: opening a FIFO blocks until something writes to it, and a

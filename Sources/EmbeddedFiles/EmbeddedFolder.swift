@@ -37,7 +37,7 @@ public enum EmbeddedFolder {
             bases.append(URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("vietmap-sim"))
         } else {
             let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
             bases.append(home.appendingPathComponent(".cache/vietmap-sim", isDirectory: true))
         }
         bases.append(URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true).appendingPathComponent("vietmap-sim-\(getuid())"))

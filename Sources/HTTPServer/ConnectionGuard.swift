@@ -1,10 +1,5 @@
 import CMicroHTTPD
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One open TCP connection as `ConnectionGuard` sees it. Its mutable fields are guarded
 /// by the guard's lock.

@@ -1,12 +1,6 @@
 import CMicroHTTPD
 import Foundation
-#if canImport(Glibc)
-import Glibc
-private let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-#elseif canImport(Darwin)
-import Darwin
-private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
-#endif
+import Platform
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of event-loop threads calls `handler` for
 /// every complete request. Requests answered later (`ResponseHandle.send` from another
@@ -133,15 +127,16 @@ public final class HTTPServer: @unchecked Sendable {
         guard let address = ListeningAddress(host: config.host, port: config.port) else {
             throw HTTPServerError("invalid host \"\(config.host)\": expected an IPv4 or IPv6 address literal")
         }
-        if config.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES {
+        if config.tls != nil, vmsim_mhd_supports_tls() == 0 {
             throw HTTPServerError("this libmicrohttpd was built without TLS support; --tls is not available")
         }
 
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipes()
         // MHD's hard limit, above the guard's soft one so that the guard sees (and can make
         // room for) new connections; beyond it MHD closes new connections at once.
         let hardLimit = config.maxConnections + config.maxConnections / 4 + 16 * config.threads
-        Self.raiseOpenFileLimit(to: hardLimit + 256)
+        // The connection limits, not EMFILE, decide who is refused.
+        ResourceLimits.raiseOpenFileLimit(to: hardLimit + 256)
 
         // With port 0, the kernel may pick a port that is taken on the other address family
         // of `localhost`: pick again.
@@ -208,15 +203,6 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError("HTTP daemon on \(endpoint) started but MHD_get_daemon_info(MHD_DAEMON_INFO_BIND_PORT) failed")
         }
         return running
-    }
-
-    /// Raises the soft limit on open files towards `needed` (bounded by the hard limit), so
-    /// that the connection limits, not EMFILE, decide who is refused.
-    private static func raiseOpenFileLimit(to needed: Int) {
-        var limits = rlimit()
-        guard getrlimit(RLIMIT_NOFILE_VALUE, &limits) == 0, limits.rlim_cur < rlim_t(needed) else { return }
-        limits.rlim_cur = min(limits.rlim_max, rlim_t(needed))
-        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limits)
     }
 
     /// Connection figures while running (nil when stopped): open connections, connections

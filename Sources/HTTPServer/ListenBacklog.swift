@@ -1,10 +1,5 @@
 import CMicroHTTPD
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The connections the kernel completed on a listening socket that nobody accepted yet.
 ///

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The socket address the server binds to, parsed from an IP literal.
 struct ListeningAddress {
@@ -80,11 +76,7 @@ struct ListeningAddress {
     /// still fails when a socket is listening there, but not for leftover TIME_WAIT
     /// connections). True when the bind fails with EADDRINUSE.
     private static func isListenerBound<Address>(_ address: inout Address, family: Int32) -> Bool {
-        #if canImport(Glibc)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(family, SOCK_STREAM, 0)
-        #endif
+        let fd = Sockets.makeStream(family: family)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var one: Int32 = 1

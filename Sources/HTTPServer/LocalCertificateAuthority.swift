@@ -1,10 +1,5 @@
 import CGnuTLS
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A certificate authority kept in a directory, and the server certificate it issues for
 /// this machine, so that devices and simulators that trust the CA once can reach the

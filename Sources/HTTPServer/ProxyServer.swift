@@ -1,12 +1,7 @@
 import CGnuTLS
 import Foundation
-#if canImport(Glibc)
-import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
-#elseif canImport(Darwin)
-import Darwin
-private let streamSocket = SOCK_STREAM
-#endif
+import Platform
+
 /// `shutdown(2)` directions (the same numbers on Linux and Darwin; the static-stdlib release build
 /// does not see Glibc's `SHUT_RDWR` from this file).
 private let shutWrite: Int32 = 1
@@ -77,8 +72,8 @@ public final class ProxyServer: @unchecked Sendable {
                                                       &error, error.count) else {
             throw HTTPServerError("proxy: \(Self.text(error))")
         }
-        signal(SIGPIPE, SIG_IGN)
-        let fd = socket(address.isIPv6 ? AF_INET6 : AF_INET, streamSocket, 0)
+        Signals.ignoreBrokenPipes()
+        let fd = Sockets.makeStream(family: address.isIPv6 ? AF_INET6 : AF_INET)
         guard fd >= 0 else {
             vmsim_tls_free_credentials(made)
             throw HTTPServerError("proxy: socket: \(String(cString: strerror(errno)))")
@@ -473,14 +468,14 @@ public final class ProxyServer: @unchecked Sendable {
     static func connectTCP(host: String, port: UInt16, timeoutMilliseconds: Int32) -> Int32? {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = streamSocket
+        hints.ai_socktype = Sockets.streamType
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
         defer { freeaddrinfo(list) }
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let entry = cursor {
             cursor = entry.pointee.ai_next
-            let fd = socket(entry.pointee.ai_family, entry.pointee.ai_socktype, entry.pointee.ai_protocol)
+            let fd = Sockets.makeStream(family: entry.pointee.ai_family)
             guard fd >= 0 else { continue }
             vmsim_socket_timeouts(fd, timeoutMilliseconds)  // Linux bounds connect(2) by SO_SNDTIMEO (macOS by its own ~75 s)
             if connect(fd, entry.pointee.ai_addr, entry.pointee.ai_addrlen) == 0 { return fd }

@@ -1,10 +1,6 @@
 import CMicroHTTPD
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Hands `response` to MHD for the request of `context`, applying its transport
 /// behaviour. Returns what the access handler must return: .NO makes MHD close the
@@ -64,18 +60,10 @@ func queue(_ response: HTTPResponse, for context: RequestContext) -> MHD_Result 
     return MHD_queue_response(context.connection, UInt32(response.status), mhdResponse)
 }
 
-/// Makes the kernel answer the client with a TCP RST instead of a FIN.
-///
-/// SO_LINGER {1, 0} alone is not enough: MHD calls shutdown(SHUT_WR) before close(),
-/// which sends a FIN first, and a client that has seen the FIN reads EOF, not ECONNRESET.
-/// connect(AF_UNSPEC) disconnects the socket immediately with a RST; MHD's later
-/// shutdown()/close() on the now unconnected socket send nothing.
+/// Makes the kernel answer the client with a TCP RST instead of a FIN, although MHD still
+/// calls shutdown(SHUT_WR) and close() on the socket (``Sockets/abortWithReset(_:)``).
 private func abortWithReset(_ connection: OpaquePointer) {
     let fd = vmsim_connection_fd(connection)
     guard fd >= 0 else { return }
-    var lingerOption = linger(l_onoff: 1, l_linger: 0)
-    _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &lingerOption, socklen_t(MemoryLayout<linger>.size))
-    var unspecified = sockaddr()
-    unspecified.sa_family = sa_family_t(AF_UNSPEC)
-    _ = connect(fd, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
+    Sockets.abortWithReset(fd)
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(MachO)
+import MachO  // _NSGetExecutablePath (mach-o/dyld.h) is a module of its own in Apple's SDKs
+#endif
 
 /// Starting and reaping child processes without `fork()` (unavailable to Swift on Darwin, and
 /// unsafe in a multi-threaded process anyway): `posix_spawn`, whose file-actions type is a struct

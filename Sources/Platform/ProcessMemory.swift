@@ -13,7 +13,7 @@ public enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
         let result = withUnsafeMutablePointer(to: &info) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                task_info(machTaskSelf, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                task_info(machTask, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
             }
         }
         return result == KERN_SUCCESS ? Int(info.resident_size) : nil
@@ -40,7 +40,7 @@ public enum ProcessMemory {
         var count = mach_msg_type_number_t(MemoryLayout<vm_statistics64>.size / MemoryLayout<integer_t>.size)
         let result = withUnsafeMutablePointer(to: &statistics) { pointer in
             pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                host_statistics64(machHostSelf, HOST_VM_INFO64, $0, &count)
+                host_statistics64(machHost, HOST_VM_INFO64, $0, &count)
             }
         }
         guard result == KERN_SUCCESS else { return nil }
@@ -55,15 +55,18 @@ public enum ProcessMemory {
     /// `malloc_zone_pressure_relief(nil, 0)` (both looked up at run time; elsewhere nothing).
     public static func returnFreedHeap() {
         #if os(Linux)
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let trim = symbol("malloc_trim", as: Trim.self) else { return }
-        _ = trim(0)
+        _ = mallocTrim?(0)
         #elseif canImport(Darwin)
-        typealias Relief = @convention(c) (UnsafeMutableRawPointer?, Int) -> Int
-        guard let relief = symbol("malloc_zone_pressure_relief", as: Relief.self) else { return }
-        _ = relief(nil, 0)
+        _ = pressureRelief?(nil, 0)
         #endif
     }
+
+    #if os(Linux)
+    private static let mallocTrim = symbol("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
+    #elseif canImport(Darwin)
+    private static let pressureRelief = symbol("malloc_zone_pressure_relief",
+                                               as: (@convention(c) (UnsafeMutableRawPointer?, Int) -> Int).self)
+    #endif
 
     /// At most `count` malloc arenas (glibc's `mallopt(M_ARENA_MAX, count)`: request threads'
     /// short-lived allocations otherwise spread over up to 8 arenas a core that each keep freed
@@ -76,19 +79,19 @@ public enum ProcessMemory {
         #endif
     }
 
+    #if canImport(Darwin)
+    /// This task's port, asked for once: `mach_task_self_` is a mutable C global, which Swift 6
+    /// refuses to read with SDKs older than macOS 15.4, and each `task_self_trap()` /
+    /// `mach_host_self()` call adds a reference to the port.
+    private static let machTask: mach_port_t = task_self_trap()
+    private static let machHost: host_t = mach_host_self()
+    #endif
+
     /// A C function of the process by name (the libc's or another loaded library's), nil if absent.
     public static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
         guard let process = dlopen(nil, RTLD_NOW), let address = dlsym(process, name) else { return nil }
         return unsafeBitCast(address, to: type)
     }
-
-    #if canImport(Darwin)
-    /// This task's port, trapped for once: `mach_task_self_` is a C global that Swift 6 refuses to
-    /// read without the macOS 15.4 SDK's concurrency annotation.
-    private static let machTaskSelf: mach_port_t = task_self_trap()
-    /// The host port (`mach_host_self()` hands out a new send right on every call).
-    private static let machHostSelf: mach_port_t = mach_host_self()
-    #endif
 
     #if os(Linux)
     private static func kibibytes(in text: String, key: String) -> Int? {

@@ -1,10 +1,10 @@
 /// Socket constants and calls whose Swift spelling differs by platform: Glibc imports
-/// `SOCK_STREAM` as an enum (`__socket_type`), Darwin as `Int32`; Linux suppresses SIGPIPE per
-/// `send` (`MSG_NOSIGNAL`), Darwin per socket (`SO_NOSIGPIPE`).
+/// `SOCK_STREAM` as an enum (`__socket_type`), Musl and Darwin as `Int32`; Linux suppresses
+/// SIGPIPE per `send` (`MSG_NOSIGNAL`), Darwin per socket (`SO_NOSIGPIPE`).
 public enum Sockets {
     /// `SOCK_STREAM` as the `Int32` that `socket(2)` and `addrinfo.ai_socktype` take.
     public static var streamType: Int32 {
-        #if canImport(Glibc) || canImport(Musl)
+        #if canImport(Glibc)
         Int32(SOCK_STREAM.rawValue)
         #else
         SOCK_STREAM
@@ -22,7 +22,8 @@ public enum Sockets {
     }
 
     /// A TCP socket of `family` (`AF_INET`, `AF_INET6`), close-on-exec, that never raises SIGPIPE
-    /// when written after the peer closed (with `sendFlags` on Linux); -1 and `errno` on failure.
+    /// when written after the peer closed (with `sendFlags` on Linux; on Darwin the sockets a
+    /// listener made here accepts inherit its SO_NOSIGPIPE); -1 and `errno` on failure.
     public static func makeStream(family: Int32) -> Int32 {
         let fd = socket(family, streamType, 0)
         guard fd >= 0 else { return fd }
@@ -42,6 +43,32 @@ public enum Sockets {
         Musl.send(fd, bytes, count, sendFlags)
         #else
         Darwin.send(fd, bytes, count, sendFlags)
+        #endif
+    }
+
+    /// Ends the TCP connection on `fd` with a RST instead of a FIN (the peer reads ECONNRESET, not
+    /// EOF), even though the socket's owner still calls `shutdown(SHUT_WR)` and `close` on it.
+    /// SO_LINGER {1, 0} alone is not enough: the shutdown sends a FIN first. On Linux
+    /// `connect(AF_UNSPEC)` dissolves the connection at once with a RST, and the later shutdown
+    /// and close on the unconnected socket send nothing. Darwin's kernel refuses that `connect`
+    /// on a connected TCP socket (EISCONN): there the peer may see the shutdown's FIN before the
+    /// close's RST.
+    public static func abortWithReset(_ fd: Int32) {
+        var lingerOption = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &lingerOption, socklen_t(MemoryLayout<linger>.size))
+        var unspecified = sockaddr()
+        unspecified.sa_family = sa_family_t(AF_UNSPEC)
+        _ = connect(fd, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
+    }
+
+    /// `listen(2)` (a type's own `listen` method would otherwise hide the C function).
+    public static func listen(_ fd: Int32, _ backlog: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.listen(fd, backlog)
+        #elseif canImport(Musl)
+        Musl.listen(fd, backlog)
+        #else
+        Darwin.listen(fd, backlog)
         #endif
     }
 

@@ -10,7 +10,11 @@ public enum ThreadPriority {
         let schedIdle: Int32 = 5
         var parameters = sched_param(sched_priority: 0)
         if sched_setscheduler(0, schedIdle, &parameters) != 0 {
+            #if canImport(Glibc)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            #else
+            _ = setpriority(PRIO_PROCESS, 0, 19)  // Musl: plain Int32 macros
+            #endif
         }
         #else
         Thread.current.qualityOfService = .background

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A WGS84 coordinate in degrees.
 public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {

@@ -1,11 +1,5 @@
 import ArrayBlob
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 public enum RoadGraphError: Error, Sendable, Equatable {
     /// Array lengths or indexes are inconsistent (message names the array).

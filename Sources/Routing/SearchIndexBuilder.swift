@@ -1,11 +1,5 @@
 import ArrayBlob
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 extension SearchIndex.Stored {
     /// Derives the search index of a validated `s` (O(n) plus one SCC pass per vehicle): what the importer stores

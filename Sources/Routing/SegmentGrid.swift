@@ -1,11 +1,5 @@
 import ArrayBlob
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Uniform grid over edge segments' bounding boxes, the spatial index `snap` searches: flat arrays (CSR:
 /// `cellStart`, `cellItems` = global segment ids), built at import (`build(_:)`) and read in place with the rest of

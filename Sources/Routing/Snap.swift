@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A position on the road network: a point on an edge (projected onto one of its segments), or a graph node.
 public struct Snap: Sendable, Hashable {

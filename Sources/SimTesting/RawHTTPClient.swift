@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A minimal blocking HTTP/1.1 client over a POSIX socket, for what URLSession hides:
 /// connection reuse, pipelining, empty replies, resets and truncated bodies.
@@ -44,11 +40,7 @@ public final class RawHTTPClient {
     /// Connects to 127.0.0.1:`port`; `sourceAddress` (another 127.x.y.z) makes the
     /// connection come from a different client address.
     public init(port: UInt16, receiveTimeout: TimeInterval = 5, sourceAddress: String? = nil) throws {
-        #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        fd = Sockets.makeStream(family: AF_INET)
         guard fd >= 0 else { throw Failure.system("socket", errno) }
         var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -93,7 +85,7 @@ public final class RawHTTPClient {
         try data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let written = Sockets.send(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 guard written > 0 else { throw Failure.system("send", errno) }
                 offset += written
             }

@@ -2,6 +2,7 @@ import Dataset
 import DefaultData
 import Dispatch
 import Foundation
+import Platform
 import Routing
 import Scenarios
 
@@ -136,11 +137,7 @@ enum BenchRoutingCommand {
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     static func pct(_ a: [Double], _ p: Double) -> Double { a.isEmpty ? 0 : a[min(a.count - 1, Int(Double(a.count) * p))] }
-    static func rssMB() -> Int {
-        guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = s.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS") }) else { return 0 }
-        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
+    static func rssMB() -> Int { (ProcessMemory.residentBytes() ?? 0) >> 20 }
 
     /// `copies` copies of the graph side by side (each shifted east by the graph's width + 0.01°), consecutive copies
     /// joined by 40 two-way stitch edges (a primary road: 50/40/40/15/5 km/h) between the east-most nodes of one and

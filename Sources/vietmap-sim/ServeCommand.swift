@@ -2,18 +2,15 @@ import Dataset
 import Dispatch
 import Foundation
 import HTTPServer
+import Platform
 import VietMapSimulator
 
 /// `vietmap-sim serve`: start a `SimulatorServer` from the options, wait for a signal.
 enum ServeCommand {
     /// Two malloc arenas instead of glibc's up to 8 per core: the request threads' short-lived
     /// allocations otherwise spread over arenas that each keep freed pages (≈ 3 MB of RSS under
-    /// load, no measurable cost in req/s). `mallopt(M_ARENA_MAX = -8, 2)`, looked up at run time
-    /// because malloc.h is not part of the Glibc module.
-    static func limitMallocArenas() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        _ = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)(-8, 2)
-    }
+    /// load, no measurable cost in req/s). Nothing on Darwin (``ProcessMemory/limitArenas(to:)``).
+    static func limitMallocArenas() { ProcessMemory.limitArenas(to: 2) }
 
     /// Hands the heap's free pages back to the system (``MemoryWatch/returnFreedMemory()``):
     /// loading the dataset briefly holds the search index twice (≈ 12 MB), and the first query

@@ -1,11 +1,7 @@
 import Foundation
+import Platform
 import SimTesting
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `serve` transport flags as a user meets them: bad values, bind conflicts.
 extension CLITests {
@@ -21,11 +17,7 @@ extension CLITests {
 
     func testServeOnIPv6LoopbackRefusesAPortTakenOnIPv4Loopback() throws {
         // Another server on 127.0.0.1:PORT.
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = Sockets.makeStream(family: AF_INET)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -37,11 +29,7 @@ extension CLITests {
             }
         }
         XCTAssertTrue(bound)
-        #if canImport(Glibc)
-        XCTAssertEqual(Glibc.listen(fd, 4), 0)
-        #else
-        XCTAssertEqual(Darwin.listen(fd, 4), 0)
-        #endif
+        XCTAssertEqual(Sockets.listen(fd, 4), 0)
         let port = UInt16(bigEndian: address.sin_port)
 
         let db = try TestDataset.path()

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// An upstream on 127.0.0.1 over a raw socket, for what `HTTPServer` will not do: trickle a
 /// head or a body, stream a body without end, answer status 999. Every connection's request
@@ -21,7 +17,7 @@ final class HostileUpstream: @unchecked Sendable {
             return data.withUnsafeBytes { raw -> Bool in
                 var offset = 0
                 while offset < raw.count {
-                    let written = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    let written = Sockets.send(fd, raw.baseAddress! + offset, raw.count - offset)
                     if written <= 0 { return false }
                     offset += written
                     upstream.count(written)
@@ -48,7 +44,7 @@ final class HostileUpstream: @unchecked Sendable {
     private var heads: [String] = []
 
     init(script: @escaping @Sendable (Connection) -> Void) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = Sockets.makeStream(family: AF_INET)
         self.listener = listener
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -1,11 +1,7 @@
 import Foundation
 @testable import HTTPServer
+import Platform
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `ConnectionGuard` on its own, with socket pairs standing in for client connections:
 /// the two ways it used to close a busy keep-alive connection whose request had arrived.
@@ -13,12 +9,7 @@ final class ConnectionGuardTests: XCTestCase {
     /// A connected pair: `server` is what the guard gets, `client` shows what it did.
     private func socketPair() throws -> (server: Int32, client: Int32) {
         var fds: [Int32] = [-1, -1]
-        #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw POSIXError(.EMFILE) }
+        guard socketpair(AF_UNIX, Sockets.streamType, 0, &fds) == 0 else { throw POSIXError(.EMFILE) }
         addTeardownBlock { close(fds[0]); close(fds[1]) }
         return (fds[0], fds[1])
     }

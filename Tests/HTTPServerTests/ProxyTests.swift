@@ -1,12 +1,8 @@
 import Foundation
 import HTTPServer
+import Platform
 import SimTesting
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `ProxyServer` over real loopback sockets: curl through the proxy (CONNECT + TLS with the local
 /// CA, absolute-form http, `HTTPS_PROXY`), refusals with their status and JSON, and the promise
@@ -302,11 +298,7 @@ final class CountingListener: @unchecked Sendable {
 
     /// - Parameter answers: false: accept, then stay silent until the peer closes.
     init(answers: Bool = true) throws {
-        #if canImport(Glibc)
-        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let listening = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let listening = Sockets.makeStream(family: AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -337,7 +329,7 @@ final class CountingListener: @unchecked Sendable {
                 let received = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
                 lock.withLock { seen.append(String(decoding: buffer[0..<max(0, received)], as: UTF8.self)) }
                 let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 17\r\nConnection: close\r\n\r\nfrom the listener".utf8)
-                _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = answer.withUnsafeBytes { Sockets.send(client, $0.baseAddress!, $0.count) }
                 close(client)
             }
         }.start()

@@ -1,12 +1,8 @@
 import Foundation
 import HTTPServer
+import Platform
 import SimTesting
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Graceful shutdown (drain) and refusing ports that `localhost` would share with another server.
 final class ShutdownAndBindTests: XCTestCase {
@@ -155,11 +151,7 @@ final class ShutdownAndBindTests: XCTestCase {
 
     /// A listening TCP socket on the loopback address of `family`, on an ephemeral port.
     private func listen(family: Int32) throws -> (Int32, UInt16) {
-        #if canImport(Glibc)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(family, SOCK_STREAM, 0)
-        #endif
+        let fd = Sockets.makeStream(family: family)
         XCTAssertGreaterThanOrEqual(fd, 0)
         var one: Int32 = 1
         if family == AF_INET6 {
@@ -180,7 +172,7 @@ final class ShutdownAndBindTests: XCTestCase {
             }
             XCTAssertEqual(result, 0)
         }
-        XCTAssertEqual(systemListen(fd, 8), 0)
+        XCTAssertEqual(Sockets.listen(fd, 8), 0)
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &storage) {
@@ -194,9 +186,3 @@ final class ShutdownAndBindTests: XCTestCase {
         return (fd, port)
     }
 }
-
-#if canImport(Glibc)
-private let systemListen = Glibc.listen
-#else
-private let systemListen = Darwin.listen
-#endif

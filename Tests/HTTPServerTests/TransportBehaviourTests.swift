@@ -2,9 +2,6 @@ import Foundation
 import HTTPServer
 import SimTesting
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Fault injection seen from a raw socket client.
 final class TransportBehaviourTests: XCTestCase {

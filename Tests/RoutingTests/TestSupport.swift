@@ -223,9 +223,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 }
 
 func monotonicMicros() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e3
 }
 
 extension XCTestCase {

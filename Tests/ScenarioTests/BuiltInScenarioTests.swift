@@ -4,9 +4,6 @@ import JSON
 import Scenarios
 import SimTesting
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Every scenario shipped in `Scenarios/`, selected through the API key, over real HTTP.
 final class BuiltInScenarioTests: XCTestCase {
