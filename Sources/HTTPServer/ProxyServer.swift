@@ -102,7 +102,9 @@ public final class ProxyServer: @unchecked Sendable {
             throw HTTPServerError("proxy: \(Self.text(error))")
         }
         Signals.ignoreBrokenPipes()
-        ResourceLimits.raiseOpenFileLimit(to: 2 * config.maxConnections + 256)  // a client and a backend socket each
+        // Three descriptors a connection in this process: the client's, the proxy's to the
+        // backend, and the backend's end of that when it runs in-process (`serve --proxy`).
+        ResourceLimits.raiseOpenFileLimit(to: 3 * config.maxConnections + 256)
         let fd = Sockets.makeStream(family: address.isIPv6 ? AF_INET6 : AF_INET)
         guard fd >= 0 else {
             vmsim_tls_free_credentials(made)
@@ -555,20 +557,27 @@ public final class ProxyServer: @unchecked Sendable {
         relayAnswer(from: upstream, to: client)
     }
 
-    /// Copies `remaining` body bytes from the client to `upstream`; false when either side
-    /// failed or went silent for the idle timeout. Stops early (true) when `upstream` answers
-    /// before the whole body is in (e.g. a 413), so the answer still reaches the client.
+    /// Copies `remaining` body bytes from the client to `upstream`, passing on to the client
+    /// whatever `upstream` says meanwhile (a `100 Continue`, or an early answer such as a 413);
+    /// false when `upstream` closed, either side failed, or both went silent for the idle
+    /// timeout — the exchange is over.
     private func copyBody(from client: Int32, to upstream: Int32, remaining: Int) -> Bool {
         var remaining = remaining
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let idle = milliseconds(configuration.idleTimeout)
+        vmsim_socket_timeouts(client, idle)
+        vmsim_socket_timeouts(upstream, idle)
         while remaining > 0 {
             var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: upstream, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, idle)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { return false }
-            if fds[1].revents != 0 { return true }
-            vmsim_socket_timeouts(client, idle)
+            if fds[1].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { recv(upstream, $0.baseAddress, $0.count, 0) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0, sendAll(client, Array(buffer[0..<count])) else { return false }
+                continue
+            }
             let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, min($0.count, remaining), 0) }
             if count < 0, errno == EINTR { continue }
             guard count > 0, sendAll(upstream, Array(buffer[0..<count])) else { return false }

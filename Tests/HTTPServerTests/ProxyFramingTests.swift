@@ -83,8 +83,15 @@ final class ProxyFramingTests: XCTestCase {
         let third = String(decoding: client.readToEnd().data, as: UTF8.self)
         XCTAssertEqual(answerCount(third), 1, third)
 
-        XCTAssertEqual(setup.backendSeen.all.map(\.path), ["/api/a", "/api/b", "/api/c"])
-        XCTAssertEqual(setup.backendSeen.all.map(\.body), [Data(), Data("body".utf8), Data("first-half".utf8)])
+        // A client that waits for `100 Continue` before its body gets it through the proxy.
+        let waiting = try RawHTTPClient(port: setup.proxy.port)
+        try waiting.write("POST http://maps.vietmap.vn/api/d HTTP/1.1\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        XCTAssertEqual(try waiting.readHead(), "HTTP/1.1 100 Continue")
+        try waiting.write("later")
+        XCTAssertEqual(try waiting.readResponse().status, 200)
+
+        XCTAssertEqual(setup.backendSeen.all.map(\.path), ["/api/a", "/api/b", "/api/c", "/api/d"])
+        XCTAssertEqual(setup.backendSeen.all.map(\.body), [Data(), Data("body".utf8), Data("first-half".utf8), Data("later".utf8)])
     }
 
     /// RFC 9112 §3.2.2: the target's authority is the request's `Host`, whatever header was sent,
