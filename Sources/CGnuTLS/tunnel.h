@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -119,21 +120,56 @@ enum vmsim_tunnel_end {
 };
 
 /*
+ * What another thread may read of a running tunnel (and ask of it). `holding` is 1 from the
+ * moment the tunnel takes bytes from side A until they are all written to side B (and while
+ * the TLS session holds decrypted bytes not yet taken): so when A's socket has no unread bytes
+ * (read first) and `holding` is 0 (read second), everything A's peer sent so far is on its way
+ * to B. The proxy's drain waits for that before the server behind B drains.
+ */
+struct vmsim_tunnel_state {
+  int stop;     /* set to 1 by another thread: the tunnel ends within 250 ms */
+  int holding;
+};
+
+static inline void vmsim_tunnel_state_init(struct vmsim_tunnel_state *state) {
+  __atomic_store_n(&state->stop, 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&state->holding, 0, __ATOMIC_SEQ_CST);
+}
+
+static inline int vmsim_tunnel_holding(struct vmsim_tunnel_state *state) {
+  return __atomic_load_n(&state->holding, __ATOMIC_SEQ_CST);
+}
+
+static inline void vmsim_tunnel_request_stop(struct vmsim_tunnel_state *state) {
+  __atomic_store_n(&state->stop, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Bytes waiting unread in fd's receive buffer, or -1. */
+static inline int vmsim_tunnel_unread_bytes(int fd) {
+  int count = 0;
+  return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
+/*
  * Copies bytes both ways between side A (fd a_fd, decrypted through a_tls when not NULL) and
  * side B (fd b_fd, plain) until one side closes, an error, idle_ms without a byte either way,
- * or *stop becomes non-zero (checked at least every 250 ms). Two 16 KiB buffers, each emptied
- * before the next read: nothing grows. Byte counts go to *a_to_b and *b_to_a.
+ * or state->stop becomes non-zero (checked at least every 250 ms). Two 16 KiB buffers, each emptied
+ * before the next read: nothing grows. Byte counts go to *a_to_b and *b_to_a. state may be NULL.
  */
-static inline int vmsim_tunnel(gnutls_session_t a_tls, int a_fd, int b_fd, int idle_ms, volatile int *stop,
+static inline int vmsim_tunnel(gnutls_session_t a_tls, int a_fd, int b_fd, int idle_ms, struct vmsim_tunnel_state *state,
                                unsigned long long *a_to_b, unsigned long long *b_to_a) {
   char buf[16384];
   int idle = 0;
   vmsim_socket_timeouts(a_fd, idle_ms);
   vmsim_socket_timeouts(b_fd, idle_ms);
   for (;;) {
-    if (stop && *stop) return VMSIM_TUNNEL_STOPPED;
+    int pending = a_tls && gnutls_record_check_pending(a_tls) > 0;
+    if (state) {
+      __atomic_store_n(&state->holding, pending, __ATOMIC_SEQ_CST);
+      if (__atomic_load_n(&state->stop, __ATOMIC_SEQ_CST)) return VMSIM_TUNNEL_STOPPED;
+    }
     int a_ready = 0, b_ready = 0;
-    if (a_tls && gnutls_record_check_pending(a_tls) > 0) {
+    if (pending) {
       a_ready = 1;
     } else {
       struct pollfd fds[2] = { { a_fd, POLLIN, 0 }, { b_fd, POLLIN, 0 } };
@@ -151,6 +187,7 @@ static inline int vmsim_tunnel(gnutls_session_t a_tls, int a_fd, int b_fd, int i
     idle = 0;
     if (a_ready) {
       ssize_t n;
+      if (state) __atomic_store_n(&state->holding, 1, __ATOMIC_SEQ_CST);
       if (a_tls) {
         n = gnutls_record_recv(a_tls, buf, sizeof buf);
         if (n == GNUTLS_E_INTERRUPTED || n == GNUTLS_E_AGAIN) continue;

@@ -17,24 +17,36 @@ public struct ProxyConfiguration: Sendable {
     /// The plain-HTTP server that answers the simulated hosts (a loopback address and port).
     public var backendHost: String
     public var backendPort: UInt16
-    /// Most client connections at once; more get a 503 at once.
+    /// Most client connections at once. Beyond it the connection that has waited longest for
+    /// its head or TLS handshake is closed to make room; when every one is past that, the new
+    /// one gets a 503 at once (the direct port's rule, `HTTPServerConfiguration.maxConnections`).
     public var maxConnections: Int
+    /// Most connections at once from one client address (0 = no limit); more are closed as soon
+    /// as they are accepted (`HTTPServerConfiguration.maxConnectionsPerClient`).
+    public var maxConnectionsPerClient: Int
     /// Largest first request head (request line and headers); more get a 431.
     public var maxHeadBytes: Int
-    /// Seconds to send the first request head; then a 408.
+    /// Seconds to send the first request head, counted from the accept; then a 408. Trickled
+    /// bytes do not extend it.
     public var headTimeout: TimeInterval
-    /// Seconds for the TLS handshake after `200 Connection established`.
+    /// Seconds for the TLS handshake after `200 Connection established` (the ClientHello and
+    /// the whole handshake; trickled bytes do not extend it); then the connection is closed.
     public var handshakeTimeout: TimeInterval
     /// Seconds without a byte either way before a tunnel is closed.
     public var idleTimeout: TimeInterval
     /// Seconds to connect to a pass-through host; then a 502.
     public var connectTimeout: TimeInterval
+    /// Ports on this machine the proxy never connects to, even for a pass-through host that
+    /// resolves here: the simulator's own listeners (its admin API answers there). The backend's
+    /// and the proxy's own port are always protected.
+    public var protectedPorts: Set<UInt16>
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, simulatedHosts: [String] = ProxyConfiguration.defaultSimulatedHosts,
                 passThrough: [ProxyPassThrough] = [], credentials: TLSCredentials,
                 backendHost: String = "127.0.0.1", backendPort: UInt16,
-                maxConnections: Int = 256, maxHeadBytes: Int = 16 * 1024, headTimeout: TimeInterval = 10,
-                handshakeTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60, connectTimeout: TimeInterval = 10) {
+                maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256, maxHeadBytes: Int = 16 * 1024,
+                headTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60,
+                connectTimeout: TimeInterval = 10, protectedPorts: Set<UInt16> = []) {
         self.host = host
         self.port = port
         self.simulatedHosts = simulatedHosts
@@ -43,11 +55,13 @@ public struct ProxyConfiguration: Sendable {
         self.backendHost = backendHost
         self.backendPort = backendPort
         self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
         self.maxHeadBytes = maxHeadBytes
         self.headTimeout = headTimeout
         self.handshakeTimeout = handshakeTimeout
         self.idleTimeout = idleTimeout
         self.connectTimeout = connectTimeout
+        self.protectedPorts = protectedPorts
     }
 
     /// The host VietMap's SDKs call (`https://maps.vietmap.vn/api/…`: the JS SDK and the

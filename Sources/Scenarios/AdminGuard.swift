@@ -10,10 +10,17 @@ import HTTPServer
 ///    Otherwise 403 `host`.
 /// 2. `Origin` (when sent) must be this server: `http(s)://` + the `Host` header. `Origin: null`
 ///    and any other origin → 403 `origin`.
-/// 3. With a token, `Authorization: Bearer <token>` → else 401 `token`.
-/// 4. A state-changing request (any method but GET/HEAD) must not be a CORS "simple" request:
-///    it needs `X-VietMap-Sim-Admin: 1` or `Content-Type: application/json`, which a page can
-///    only send cross-origin after a preflight the admin API never grants → else 403 `simple-request`.
+/// 3. With a token, `Authorization: Bearer <token>` → else 401 `token`. (`ScenarioEngine` makes
+///    one up when the server listens on a non-loopback address and none was given: a `Host`
+///    header proves nothing about where a request comes from.)
+/// 4. A state-changing request (any method but GET/HEAD) must come from no other site and must
+///    not be a CORS "simple" request, however it is typed:
+///    - `Sec-Fetch-Site` (sent by browsers), when present, must be `same-origin` or `none` (the
+///      user typed it) — `same-site` and `cross-site` → 403 `cross-site`;
+///    - it needs `X-VietMap-Sim-Admin: 1`, or a `Content-Type` whose media type is exactly
+///      `application/json` with at most a `charset` parameter — which a page on another origin
+///      can only send after a preflight the admin API never grants. `application/json;x` or
+///      `text/plain` → 403 `simple-request`.
 struct AdminGuard: Sendable {
     /// Why a request was refused: status, a short machine-readable reason and a message.
     struct Refusal: Sendable, Equatable {
@@ -55,20 +62,46 @@ struct AdminGuard: Sendable {
             }
         }
         if request.method != "GET", request.method != "HEAD" {
-            let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+            let fetchSites = request.headers.values(for: "Sec-Fetch-Site").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if let site = fetchSites.first(where: { $0 != "same-origin" && $0 != "none" }) {
+                return Refusal(status: 403, reason: "cross-site",
+                               message: "a state-changing admin request from another site (Sec-Fetch-Site: \(site.prefix(40))) refused")
+            }
             let marked = request.headers[Self.headerName] != nil
-            if !marked, !contentType.hasPrefix("application/json") {
+            let contentTypes = request.headers.values(for: "Content-Type")
+            if !marked, contentTypes.count != 1 || !Self.isJSONMediaType(contentTypes[0]) {
                 return Refusal(status: 403, reason: "simple-request",
-                               message: "a state-changing admin request needs the header '\(Self.headerName): 1' or 'Content-Type: application/json'")
+                               message: "a state-changing admin request needs the header '\(Self.headerName): 1' or "
+                                   + "'Content-Type: application/json' (at most a charset parameter)")
             }
         }
         return nil
     }
 
+    /// Whether `contentType` is the media type `application/json` with no parameter but an
+    /// optional `charset` (`application/json; charset=utf-8`).
+    static func isJSONMediaType(_ contentType: String) -> Bool {
+        let parts = contentType.split(separator: ";", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+        guard parts[0].lowercased() == "application/json", parts.count <= 2 else { return false }
+        guard parts.count == 2 else { return true }
+        let parameter = parts[1].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parameter.count == 2, parameter[0].lowercased() == "charset" else { return false }
+        var value = Substring(parameter[1])
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
+        return !value.isEmpty && value.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: ";") }
+    }
+
+    /// Whether `host` (a `--host` value or a `Host` header's name) is a loopback name or address.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = hostName(host).lowercased()
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.") && isIPv4(name)
+    }
+
     /// Whether `host` (a `Host` header: name or address, optional `:port`) may reach the admin API.
     func allowed(host: String) -> Bool {
         let name = Self.hostName(host).lowercased()
-        if name == "localhost" || name == "::1" || name.hasPrefix("127.") && Self.isIPv4(name) { return true }
+        if Self.isLoopback(name) { return true }
         let extras = extraHosts.map { Self.hostName($0).lowercased() }
         if extras.contains(name) { return true }
         let wildcard = extras.contains { $0 == "0.0.0.0" || $0 == "::" }
@@ -91,6 +124,12 @@ struct AdminGuard: Sendable {
         return parts.count == 4 && parts.allSatisfy { part in
             !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && Int(part)! <= 255
         }
+    }
+
+    /// A fresh admin token: 128 random bits as 32 hex digits.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

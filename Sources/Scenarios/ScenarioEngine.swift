@@ -48,9 +48,12 @@ public final class ScenarioEngine: @unchecked Sendable {
         public var journalBodyBudget: Int
         /// The most per-client scenario states kept (least recently used dropped first).
         public var maxStates: Int
-        /// When set, every admin request needs `Authorization: Bearer <token>`.
+        /// When set, every admin request needs `Authorization: Bearer <token>`. Without one, an
+        /// engine whose `adminHosts` name a non-loopback address makes one up (`adminToken` of
+        /// the engine): the admin API is never open to the network without a token.
         public var adminToken: String?
-        /// `Host` names the admin API accepts besides loopback ones (e.g. the `--host` address).
+        /// `Host` names the admin API accepts besides loopback ones (the `--host` address the
+        /// server listens on).
         public var adminHosts: [String]
         /// Plain API keys bound to a scenario at start (`serve --scenario-key KEY=NAME[@TAG]`), for
         /// apps whose key is baked in: a request with KEY gets NAME (the key itself still passes
@@ -82,6 +85,12 @@ public final class ScenarioEngine: @unchecked Sendable {
     }
 
     public let configuration: Configuration
+    /// The token every admin request needs (`Authorization: Bearer …`): the configuration's, or
+    /// one made up when the admin API is on, `adminHosts` name a non-loopback address and none was
+    /// given (`adminTokenGenerated`); nil: no token.
+    public let adminToken: String?
+    /// `adminToken` was made up by the engine (the server prints it at start).
+    public let adminTokenGenerated: Bool
     /// Every request the engine handled (admin requests excepted).
     public let journal: RequestJournal
     private let snapshot: Locked<ScenarioLibrary>
@@ -96,6 +105,9 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// An engine over a given library (for tests and embedding).
     public init(library: ScenarioLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        let exposed = configuration.adminEnabled && configuration.adminHosts.contains { !AdminGuard.isLoopback($0) }
+        adminTokenGenerated = configuration.adminToken == nil && exposed
+        adminToken = configuration.adminToken ?? (exposed ? AdminGuard.makeToken() : nil)
         self.clock = configuration.clock
         self.started = configuration.clock.now
         self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
@@ -220,7 +232,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// for `request`, for other `/__sim/` paths served beside the engine (the dashboard); nil
     /// when it may pass. `tokenRequired: false` for files that hold no data.
     public func adminRefusal(for request: HTTPRequest, tokenRequired: Bool = true) -> HTTPResponse? {
-        let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
+        let guardian = AdminGuard(token: adminToken, extraHosts: configuration.adminHosts)
         return guardian.check(request, tokenRequired: tokenRequired).map(AdminAPI.refusal)
     }
 
@@ -230,7 +242,7 @@ public final class ScenarioEngine: @unchecked Sendable {
                         reply: @escaping @Sendable (HTTPResponse) -> Void) {
         let arrival = clock.now
         if configuration.adminEnabled, AdminAPI.handles(request.path) {
-            let guardian = AdminGuard(token: configuration.adminToken, extraHosts: configuration.adminHosts)
+            let guardian = AdminGuard(token: adminToken, extraHosts: configuration.adminHosts)
             if let refusal = guardian.check(request) {
                 reply(AdminAPI.refusal(refusal))
             } else {

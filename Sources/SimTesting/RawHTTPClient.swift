@@ -133,6 +133,20 @@ public final class RawHTTPClient {
         return Response(statusLine: statusLine, headers: headers, body: body, truncated: truncated)
     }
 
+    /// Reads one response head up to its blank line and returns it (without the blank line),
+    /// leaving what follows unread: a proxy's `200 Connection established`, whose "body" is the
+    /// tunnel.
+    public func readHead() throws -> String {
+        while true {
+            if let end = findHeaderEnd() {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeFirst(end + 4)
+                return head
+            }
+            guard try fill() else { throw Failure.closedBeforeHeaders(received: buffer.count) }
+        }
+    }
+
     /// Whether anything (a byte, the end of the stream or an error) has arrived that was not
     /// read yet; does not wait. For "no answer yet" checks.
     public var hasReceivedSomething: Bool {

@@ -63,7 +63,8 @@ public final class SimulatorServer: @unchecked Sendable {
         /// Serve the admin API (`/__sim/…`: scenario list, activation, journal) and the dashboard
         /// (`/__sim/ui/`).
         public var adminEnabled: Bool
-        /// When set, every admin request needs `Authorization: Bearer <token>`.
+        /// When set, every admin request needs `Authorization: Bearer <token>`. Left nil with a
+        /// non-loopback `host`, a token is made up at start (`SimulatorServer.adminToken`).
         public var adminToken: String?
         /// What answers the three endpoints behind the scenario engine; nil = the simulator's own
         /// service. `serve --upstream/--replay` put a `Capture` proxy or replay here.
@@ -270,6 +271,14 @@ public final class SimulatorServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The token every admin request needs (`Authorization: Bearer …`, the dashboard as
+    /// `/__sim/ui/#token=…`): `Configuration.adminToken`, or one made up at start when the admin
+    /// API is on, the host is not a loopback address and none was given (`adminTokenGenerated`).
+    public var adminToken: String? { engine.adminToken }
+
+    /// `adminToken` was made up at start (no `adminToken` given, a non-loopback host).
+    public var adminTokenGenerated: Bool { engine.adminTokenGenerated }
 
     /// Problems of scenario files that did not load.
     package var scenarioIssues: [ScenarioIssue] { engine.library.issues }

@@ -112,7 +112,9 @@ enum ServeCommand {
         fflush(nil)  // the line must reach a pipe reader now, not at exit
 
         TerminationSignals.waitForFirst()
-        let cutOff = server.stop(drainTimeout: transport.drainTimeout)
+        // The proxy drains beside the direct port, within the same --drain-timeout.
+        let proxyDrain = proxied.map { $0.drainInBackground(drainTimeout: transport.drainTimeout) }
+        let cutOff = server.stop(drainTimeout: transport.drainTimeout) + (proxyDrain?.wait() ?? 0)
         if cutOff > 0 {
             FileHandle.standardError.write(Data("vietmap-sim: drain timeout: closed \(cutOff) connection(s) still open\n".utf8))
         }

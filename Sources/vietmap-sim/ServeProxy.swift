@@ -1,6 +1,7 @@
 import Dataset
 import Foundation
 import HTTPServer
+import Scenarios
 import VietMapSimulator
 
 /// `serve --proxy PORT`: an HTTP proxy that answers `maps.vietmap.vn` (and `--proxy-host`s) from
@@ -49,8 +50,8 @@ struct ServeProxy {
         ProxyPassThrough(parsing: text).map { ($0.host, $0.port) }
     }
 
-    /// The proxy and the loopback server behind it.
-    final class Running {
+    /// The proxy and the loopback server behind it. `@unchecked Sendable`: both are thread-safe.
+    final class Running: @unchecked Sendable {
         let proxy: ProxyServer
         let backend: HTTPServer
         let caCertificatePath: String
@@ -59,27 +60,74 @@ struct ServeProxy {
             (self.proxy, self.backend, self.caCertificatePath) = (proxy, backend, caCertificatePath)
         }
 
+        /// Stops both at once (idempotent).
         func stop() {
             proxy.stop()
             backend.stop()
         }
+
+        /// The drain of SIGINT/SIGTERM: the proxy stops accepting and passes on what its clients
+        /// sent, the backend answers it (`Connection: close`), then the tunnels close — up to
+        /// `drainTimeout` seconds. Returns how many connections had to be cut off.
+        func stop(drainTimeout: TimeInterval) -> Int {
+            var backendCutOff = 0
+            let proxyCutOff = proxy.stop(drainTimeout: drainTimeout) { remaining in
+                backendCutOff = backend.stop(drainTimeout: remaining)
+            }
+            backend.stop()
+            return proxyCutOff + backendCutOff
+        }
+
+        /// `stop(drainTimeout:)` on another thread (beside the direct port's drain).
+        func drainInBackground(drainTimeout: TimeInterval) -> Drain {
+            let drain = Drain()
+            Thread { [self] in drain.finish(stop(drainTimeout: drainTimeout)) }.start()
+            return drain
+        }
     }
 
-    /// Starts the proxy on `host` (nil when `--proxy` was not given).
+    /// A drain under way on another thread.
+    final class Drain: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var cutOff = 0
+
+        fileprivate func finish(_ cutOff: Int) {
+            self.cutOff = cutOff
+            done.signal()
+        }
+
+        /// Waits for the drain; how many connections it had to cut off.
+        func wait() -> Int {
+            done.wait()
+            return cutOff
+        }
+    }
+
+    /// Starts the proxy on `host` (nil when `--proxy` was not given), with the direct port's
+    /// connection limits and head deadline (docs/limits.md, Proxy).
     func start(simulator: SimulatorServer, host: String) throws -> Running? {
         guard let port else { return nil }
         let directory = DatasetCache.defaultDirectory().appendingPathComponent("tls")
         let (credentials, caPath) = try LocalCertificateAuthority(directory: directory).proxyCertificate(for: hosts)
-        var http = simulator.httpConfiguration
+        let direct = simulator.httpConfiguration
+        var http = direct
         http.host = "127.0.0.1"
         http.port = 0
         http.tls = nil
         http.threads = 2
-        http.maxConnectionsPerClient = 0  // every proxied connection comes from the proxy
+        http.maxConnectionsPerClient = 0  // every proxied connection comes from the proxy, which applies the limit
+        // `--header-timeout 0` turns the direct port's deadline off; the proxy keeps its 10 s (a
+        // thread per connection must not wait forever).
+        let deadline = direct.headerTimeout > 0 ? direct.headerTimeout : 10
         let configuration = ProxyConfiguration(host: host, port: port, simulatedHosts: hosts, passThrough: passThrough,
-                                               credentials: credentials, backendPort: 0)
+                                               credentials: credentials, backendPort: 0,
+                                               maxConnections: direct.maxConnections,
+                                               maxConnectionsPerClient: direct.maxConnectionsPerClient,
+                                               headTimeout: deadline, handshakeTimeout: deadline,
+                                               protectedPorts: [simulator.port])
         http.maxConnections = max(http.maxConnections, configuration.maxConnections + 16)
-        let backend = HTTPServer(configuration: http, handler: simulator.handler)
+        // The admin API and the dashboard answer on the simulator's own port only (docs/proxy.md).
+        let backend = HTTPServer(configuration: http, handler: AdminPathRefusal.wrap(simulator.handler))
         try backend.start()
         var proxyConfiguration = configuration
         proxyConfiguration.backendPort = backend.port

@@ -88,6 +88,11 @@ final class ServeScenarios {
         Self.log(simulator.scenarioSummary
             + (defaultScenario.map { ", default scenario '\($0)'" } ?? "")
             + (admin ? ", admin API under /__sim/, dashboard at /__sim/ui/" : ""))
+        if let token = simulator.adminToken, simulator.adminTokenGenerated {
+            Self.log("admin token: \(token) — --host \(simulator.configuration.host) is not a loopback address, so the admin API "
+                + "needs 'Authorization: Bearer \(token)' (dashboard: \(simulator.baseURL.absoluteString)/__sim/ui/#token=\(token)); "
+                + "choose your own with --admin-token")
+        }
         if directory != nil { hangup = Self.reloadOnHangup(simulator.engine) }
     }
 

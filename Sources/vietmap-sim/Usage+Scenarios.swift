@@ -56,7 +56,9 @@ extension Usage {
           --seed N         seed for every scenario's random choices (overrides the files' seeds)
           --admin          serve the admin API and request journal under /__sim/ and the dashboard at
                            /__sim/ui/ (loopback Host only, same-origin, POSTs need
-                           X-VietMap-Sim-Admin: 1 or a JSON Content-Type)
-          --admin-token T  the admin API also needs Authorization: Bearer T
+                           X-VietMap-Sim-Admin: 1 or a JSON Content-Type; never through --proxy)
+          --admin-token T  the admin API also needs Authorization: Bearer T (with a
+                           non-loopback --host and no --admin-token, a token is made up and
+                           printed at start)
         """
 }

@@ -9,40 +9,6 @@ import XCTest
 /// that a host which is neither simulated nor allow-listed is never contacted — a loopback
 /// listener counts the connections it gets.
 final class ProxyTests: XCTestCase {
-    private struct Setup {
-        let proxy: ProxyServer
-        let backendSeen: Recorder<HTTPRequest>
-        let caPath: String
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
-    /// A backend that echoes what it got, and a proxy in front of it.
-    private func startProxy(passThrough: [ProxyPassThrough] = [], maxConnections: Int = 64,
-                            headTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10,
-                            idleTimeout: TimeInterval = 60) throws -> Setup {
-        let seen = Recorder<HTTPRequest>()
-        let backend = try startServer { request, response in
-            seen.append(request)
-            let host = request.headers["Host"] ?? ""
-            response.send(.json(Data(#"{"path":"\#(request.path)","query":"\#(request.rawQuery)","host":"\#(host)"}"#.utf8)))
-        }
-        let (credentials, caPath) = try LocalCertificateAuthority(directory: try temporaryDirectory())
-            .proxyCertificate(for: ProxyConfiguration.defaultSimulatedHosts)
-        let proxy = ProxyServer(configuration: ProxyConfiguration(passThrough: passThrough, credentials: credentials,
-                                                                  backendPort: backend.port, maxConnections: maxConnections,
-                                                                  headTimeout: headTimeout, handshakeTimeout: handshakeTimeout,
-                                                                  idleTimeout: idleTimeout))
-        try proxy.start()
-        addTeardownBlock { proxy.stop() }
-        return Setup(proxy: proxy, backendSeen: seen, caPath: caPath)
-    }
-
     private let autocomplete = "/api/autocomplete/v4?apikey=k&text=ben%20thanh"
 
     func testHTTPSThroughConnectReachesTheBackendWithTheCA() throws {
@@ -231,15 +197,25 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(listener.accepted, 1)
     }
 
-    func testConnectionsBeyondTheLimitGetA503() throws {
-        let setup = try startProxy(maxConnections: 1)
-        let holder = try RawHTTPClient(port: setup.proxy.port)
-        try holder.write("CONNECT maps.vietmap.vn:443 HTTP/1.1\r\n")  // no end of head: the connection stays open
-        usleep(100_000)
-        let response = try exchange(setup.proxy.port, "CONNECT maps.vietmap.vn:443 HTTP/1.1\r\n\r\n")
-        XCTAssertEqual(response.status, 503)
-        XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains("PROXY_BUSY"))
-        withExtendedLifetime(holder) {}
+    /// The simulator's own ports on this machine are never a pass-through target (its admin API
+    /// answers there): a 403, and nothing is contacted — even with the host allowed.
+    func testPassThroughNeverReachesTheSimulatorsOwnPorts() throws {
+        let own = try CountingListener()
+        addTeardownBlock { own.stop() }
+        let setup = try startProxy(passThrough: [ProxyPassThrough(host: "127.0.0.1"), ProxyPassThrough(host: "localhost")],
+                                   protectedPorts: [own.port])
+        for head in ["CONNECT 127.0.0.1:\(own.port) HTTP/1.1\r\n\r\n", "CONNECT localhost:\(own.port) HTTP/1.1\r\n\r\n",
+                     "GET http://127.0.0.1:\(own.port)/__sim/journal HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                     "CONNECT 127.0.0.1:\(setup.backend.port) HTTP/1.1\r\n\r\n",
+                     "CONNECT 127.0.0.1:\(setup.proxy.port) HTTP/1.1\r\n\r\n"] {
+            let response = try exchange(setup.proxy.port, head)
+            let body = String(decoding: response.body, as: UTF8.self)
+            XCTAssertEqual(response.status, 403, "\(head.prefix(60)): \(body)")
+            XCTAssertTrue(body.contains(#""code":"PROXY_TARGET_IS_SIMULATOR""#), body)
+        }
+        XCTAssertEqual(own.accepted, 0, "the proxy connected to a protected port")
+        XCTAssertEqual(setup.backendSeen.count, 0)
+        XCTAssertEqual(setup.proxy.counters.passThroughConnections, 0)
     }
 
     func testStopEndsOpenConnections() throws {
@@ -253,37 +229,6 @@ final class ProxyTests: XCTestCase {
         let (data, _) = client.readToEnd()
         XCTAssertTrue(String(decoding: data, as: UTF8.self).hasPrefix("HTTP/1.1 200 Connection established\r\n"))
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
-    }
-
-    // MARK: Support
-
-    private func exchange(_ port: UInt16, _ head: String) throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: port)
-        try client.write(head)
-        return try client.readResponse()
-    }
-
-    private func requireCurl() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
-    }
-
-    /// curl, resolving nothing itself: with a proxy the host name goes to the proxy as it is.
-    private func curl(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "10"] + arguments
-        var base = ProcessInfo.processInfo.environment
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] {
-            base[name] = nil
-        }
-        process.environment = base.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -33,12 +33,102 @@ final class AdminSecurityTests: XCTestCase {
     }
 
     func testBoundAddressAndWildcardHosts() throws {
-        let lan = try startServer(builtInEngine(.init(adminEnabled: true, adminHosts: ["192.168.1.20"])))
-        XCTAssertEqual(try request(lan, "GET", "/__sim/active", host: "192.168.1.20:8080").status, 200)
-        XCTAssertEqual(try request(lan, "GET", "/__sim/active", host: "192.168.1.21:8080").status, 403)
-        let any = try startServer(builtInEngine(.init(adminEnabled: true, adminHosts: ["0.0.0.0"])))
-        XCTAssertEqual(try request(any, "GET", "/__sim/active", host: "10.0.0.7:8080").status, 200, "IP literals cannot be rebound")
-        XCTAssertEqual(try request(any, "GET", "/__sim/active", host: "rebind.example:8080").status, 403)
+        let lanEngine = builtInEngine(.init(adminEnabled: true, adminHosts: ["192.168.1.20"]))
+        let lanToken = try XCTUnwrap(lanEngine.adminToken, "a non-loopback address gets a token")
+        let lan = try startServer(lanEngine)
+        XCTAssertEqual(try request(lan, "GET", "/__sim/active", headers: ["Authorization: Bearer \(lanToken)"],
+                                   host: "192.168.1.20:8080").status, 200)
+        XCTAssertEqual(try request(lan, "GET", "/__sim/active", headers: ["Authorization: Bearer \(lanToken)"],
+                                   host: "192.168.1.21:8080").status, 403)
+        let anyEngine = builtInEngine(.init(adminEnabled: true, adminHosts: ["0.0.0.0"]))
+        let anyToken = try XCTUnwrap(anyEngine.adminToken)
+        let any = try startServer(anyEngine)
+        XCTAssertEqual(try request(any, "GET", "/__sim/active", headers: ["Authorization: Bearer \(anyToken)"],
+                                   host: "10.0.0.7:8080").status, 200, "IP literals cannot be rebound")
+        XCTAssertEqual(try request(any, "GET", "/__sim/active", headers: ["Authorization: Bearer \(anyToken)"],
+                                   host: "rebind.example:8080").status, 403)
+    }
+
+    /// `serve --host 0.0.0.0 --admin` without `--admin-token`: the engine makes a token up, and
+    /// every admin request needs it — whatever `Host` it names (a LAN client chooses its `Host`
+    /// header freely, `127.0.0.1` included). The requests go to 127.0.0.1; only their `Host`
+    /// headers name other addresses.
+    func testANonLoopbackListenerNeedsAToken() throws {
+        let engine = builtInEngine(.init(adminEnabled: true, adminHosts: ["0.0.0.0"]))
+        let token = try XCTUnwrap(engine.adminToken)
+        XCTAssertTrue(engine.adminTokenGenerated)
+        XCTAssertEqual(token.count, 32)
+        XCTAssertTrue(token.allSatisfy(\.isHexDigit), token)
+        XCTAssertNotEqual(builtInEngine(.init(adminEnabled: true, adminHosts: ["0.0.0.0"])).adminToken, token, "random per start")
+        let server = try startServer(engine)
+        for host in ["192.168.1.5", "10.1.2.3", "[fe80::1]", "8.8.8.8", "127.0.0.1", "localhost"] {
+            let read = try request(server, "GET", "/__sim/journal", host: "\(host):\(server.port)")
+            XCTAssertEqual(read.status, 401, host)
+            XCTAssertEqual(try reason(read), "token", host)
+            let write = try request(server, "POST", "/__sim/activate?scenario=route-500", headers: ["X-VietMap-Sim-Admin: 1"],
+                                    host: "\(host):\(server.port)")
+            XCTAssertEqual(write.status, 401, host)
+        }
+        XCTAssertNil(engine.activeScenario, "nothing changed")
+        XCTAssertEqual(try request(server, "POST", "/__sim/activate?scenario=route-500",
+                                   headers: ["X-VietMap-Sim-Admin: 1", "Authorization: Bearer \(token)"],
+                                   host: "192.168.1.5:\(server.port)").status, 200)
+        XCTAssertEqual(engine.activeScenario, "route-500")
+
+        for host in ["::", "192.168.1.5", "fe80::1"] {
+            XCTAssertNotNil(builtInEngine(.init(adminEnabled: true, adminHosts: [host])).adminToken, host)
+        }
+        for host in ["127.0.0.1", "::1", "localhost", "127.0.0.2"] {
+            XCTAssertNil(builtInEngine(.init(adminEnabled: true, adminHosts: [host])).adminToken, host)
+        }
+        XCTAssertNil(builtInEngine(.init(adminEnabled: false, adminHosts: ["0.0.0.0"])).adminToken, "no admin API, no token")
+        let given = builtInEngine(.init(adminEnabled: true, adminToken: "mine", adminHosts: ["0.0.0.0"]))
+        XCTAssertEqual(given.adminToken, "mine")
+        XCTAssertFalse(given.adminTokenGenerated)
+    }
+
+    /// State changes from another site are refused however they are typed: by `Sec-Fetch-Site`,
+    /// and by a content type that is not exactly `application/json` (a charset parameter aside).
+    func testCrossSiteStateChangesAreRefusedHoweverTyped() throws {
+        let engine = builtInEngine(.init(adminEnabled: true))
+        let server = try startServer(engine)
+        let activate = "/__sim/activate?scenario=route-500"
+        let refused: [([String], String)] = [
+            (["Content-Type: application/json;x", "Sec-Fetch-Site: cross-site"], "cross-site"),
+            (["Content-Type: application/json;x"], "simple-request"),
+            (["Content-Type: application/json; x=1"], "simple-request"),
+            (["Content-Type: application/json; charset=utf-8; x=1"], "simple-request"),
+            (["Content-Type: application/json;"], "simple-request"),
+            (["Content-Type: application/jsonx"], "simple-request"),
+            (["Content-Type: application/json-patch+json"], "simple-request"),
+            (["Content-Type: text/plain", "Content-Type: application/json"], "simple-request"),
+            (["Content-Type: application/json", "Sec-Fetch-Site: cross-site"], "cross-site"),
+            (["Content-Type: application/json", "Sec-Fetch-Site: same-site"], "cross-site"),
+            (["X-VietMap-Sim-Admin: 1", "Sec-Fetch-Site: same-site"], "cross-site"),
+            (["X-VietMap-Sim-Admin: 1", "Sec-Fetch-Site: cross-site"], "cross-site"),
+        ]
+        for (headers, expected) in refused {
+            let response = try request(server, "POST", activate, body: #"{"a":1}"#, headers: headers)
+            XCTAssertEqual(response.status, 403, "\(headers)")
+            XCTAssertEqual(try reason(response), expected, "\(headers)")
+            XCTAssertNotNil(try response.json()["error"]?.stringValue, "\(headers)")
+        }
+        let cleared = try request(server, "DELETE", "/__sim/journal", headers: ["X-VietMap-Sim-Admin: 1", "Sec-Fetch-Site: cross-site"])
+        XCTAssertEqual(cleared.status, 403)
+        XCTAssertNil(engine.activeScenario, "nothing changed")
+
+        let accepted: [[String]] = [
+            ["Content-Type: application/json"], ["Content-Type: APPLICATION/JSON"], ["Content-Type: application/json; charset=utf-8"],
+            ["Content-Type: application/json;charset=\"UTF-8\""], ["Content-Type: application/json", "Sec-Fetch-Site: same-origin"],
+            ["X-VietMap-Sim-Admin: 1", "Sec-Fetch-Site: none"], ["X-VietMap-Sim-Admin: 1", "Content-Type: text/plain"],
+        ]
+        for headers in accepted {
+            XCTAssertEqual(try request(server, "POST", activate, headers: headers).status, 200, "\(headers)")
+            XCTAssertEqual(engine.activeScenario, "route-500", "\(headers)")
+            XCTAssertEqual(try admin(server, "POST", "/__sim/deactivate").status, 200)
+        }
+        XCTAssertEqual(try request(server, "GET", "/__sim/active", headers: ["Sec-Fetch-Site: cross-site"]).status, 200,
+                       "reads are not state changes (a link from another site still opens the dashboard)")
     }
 
     func testCrossOriginRequestsAreRefused() throws {
