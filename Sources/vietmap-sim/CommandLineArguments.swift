@@ -44,7 +44,7 @@ struct CommandLineArguments {
                     index += 1
                 }
             } else {
-                throw UsageError(description: "unknown option '\(argument)'")
+                throw UsageError(description: "unknown option '\(argument)'" + Suggestion.hint(for: name, in: valued.union(boolean), prefix: "--"))
             }
         }
     }

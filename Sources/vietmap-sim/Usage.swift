@@ -1,20 +1,40 @@
+import VietMapWire
+
 /// Help texts of the CLI.
 enum Usage {
     static let main = """
-        vietmap-sim — an offline simulator of VietMap's REST APIs (autocomplete v4, place v4, route v4)
+        vietmap-sim — an offline simulator of VietMap's Maps APIs, plus a contract-test suite
 
         USAGE:
           vietmap-sim serve [options]           run the simulator (embedded default data unless --db)
           vietmap-sim import --out PATH [INPUT…] build a dataset from OSM/CSV/admin files
-          vietmap-sim scenarios validate|list  check or list fault-injection scenario files
+          vietmap-sim scenarios validate|list|from-har|from-recording
+                                                check, list or make fault-injection scenario files
           vietmap-sim contract --target URL|live run the contract suite (Contracts/) against a target
           vietmap-sim drive --from LAT,LNG --to LAT,LNG  write a route's GPS trace (GPX/NMEA/KML) to replay
           vietmap-sim make-country --scale N --out FILE.osm.pbf  a country-sized OSM extract from a city (for import)
+          vietmap-sim bench-routing [options]   A* vs contraction hierarchy figures (benchmarks)
           vietmap-sim help [COMMAND]            show help for a command
+
+        ENDPOINTS (\(APIEndpoint.allCases.count), every one with a key: apikey=ANY-NON-EMPTY-KEY):
+        \(endpointLines)
 
         Run `vietmap-sim COMMAND --help` for the options of a command.
         Data: © OpenStreetMap contributors (ODbL 1.0); administrative units MIT (see README).
         """
+
+    /// One line per endpoint of the wire home: its name and path.
+    static var endpointLines: String {
+        APIEndpoint.allCases.map { endpoint in
+            "  " + endpoint.name.padding(toLength: 16, withPad: " ", startingAt: 0) + " " + endpoint.documentedPath
+        }.joined(separator: "\n")
+    }
+
+    /// The help of each command, for `vietmap-sim help COMMAND`.
+    static var command: [String: String] {
+        ["serve": serve, "import": importCommand, "scenarios": scenarios, "contract": contract, "drive": drive,
+         "make-country": makeCountry, "bench-routing": BenchRoutingCommand.usage]
+    }
 
     static let serve = """
         USAGE: vietmap-sim serve [--host HOST] [--port PORT] [--db PATH] [--api-key KEY]… [--threads N]

@@ -19,19 +19,20 @@ func runCommandLine() -> Int32 {
         case "make-country": return try MakeCountryCommand.run(arguments)
         case "bench-routing": return try BenchRoutingCommand.run(arguments)
         case "help", "--help", "-h":
-            switch arguments.first {
-            case "serve": print(Usage.serve)
-            case "import": print(Usage.importCommand)
-            case "scenarios": print(Usage.scenarios)
-            case "contract": print(Usage.contract)
-            case "drive": print(Usage.drive)
-            case "make-country": print(Usage.makeCountry)
-            default: print(Usage.main)
+            guard let topic = arguments.first else {
+                print(Usage.main)
+                return 0
             }
+            guard let text = Usage.command[topic] else {
+                throw CommandLineArguments.UsageError(description: "no help for '\(topic)': not a command"
+                    + Suggestion.hint(for: topic, in: Usage.command.keys) + " (commands: \(Usage.command.keys.sorted().joined(separator: ", ")))")
+            }
+            print(text)
             return 0
         case "--version": print("vietmap-sim 0.1.0"); return 0
         default:
-            throw CommandLineArguments.UsageError(description: "unknown command '\(command)'; try 'vietmap-sim --help'")
+            throw CommandLineArguments.UsageError(description: "unknown command '\(command)'"
+                + Suggestion.hint(for: command, in: Usage.command.keys) + "; try 'vietmap-sim --help'")
         }
     } catch let error as CommandLineArguments.UsageError {
         FileHandle.standardError.write(Data("vietmap-sim: \(error.description)\n".utf8))
