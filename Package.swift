@@ -31,7 +31,7 @@ import PackageDescription
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
-///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest)
+///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
 ///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire, Platform, ContractWorkerHook, ContractFiles → ContractKit  (the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
@@ -87,7 +87,8 @@ let package = Package(
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "CZlib", "Platform"]),
         .target(name: "BuiltInScenarios", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapSimulator",
-                dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard"]),
+                dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "BuiltInScenarios", "Dashboard",
+                               "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire", "Platform", "ContractWorkerHook", "ContractFiles"]),

@@ -242,6 +242,8 @@ public final class SimulatorServer: @unchecked Sendable {
                 }
             }
         }
+        handler = ServerIndex.wrap(handler, adminEnabled: configuration.adminEnabled,
+                                   keyHint: configuration.apiKeys.isEmpty ? "ANY-NON-EMPTY-KEY" : "YOUR-KEY")
         // Every API answer but the 401 carries the CORS header (docs/api.md), the server
         // layer's own 413/414 included.
         var http = configuration.http
