@@ -29,6 +29,8 @@ public final class RequestJournal: @unchecked Sendable {
     private var bodyOrder: [Int] = []
     private var bodyOrderStart = 0
     private var bodyBytesHeld = 0
+    /// Told of every completed entry (`observeCompletions`), outside the lock.
+    private var completionObserver: (@Sendable (JournalEntry) -> Void)?
 
     public init(capacity: Int = 10_000, bodyBudget: Int = 16 * 1024 * 1024) {
         self.capacity = max(1, capacity)
@@ -55,6 +57,12 @@ public final class RequestJournal: @unchecked Sendable {
         return sequence
     }
 
+    /// Calls `observer` with each entry once its outcome is known (`serve`'s request log); one
+    /// observer, set before serving.
+    public func observeCompletions(_ observer: @escaping @Sendable (JournalEntry) -> Void) {
+        lock.withLock { completionObserver = observer }
+    }
+
     /// Fills in the outcome of a recorded request (ignored if it has left the buffer).
     /// `headers` are the answer's headers (those in `ReplayScenario.replayedHeaders` are kept,
     /// for `GET /__sim/journal/SEQ/scenario`), `transport` how it went out.
@@ -73,8 +81,11 @@ public final class RequestJournal: @unchecked Sendable {
             }
         }
         let keptBody = body.count <= Self.bodyLimit ? body : Data(body.prefix(Self.bodyLimit))
+        var completed: (entry: JournalEntry, observer: @Sendable (JournalEntry) -> Void)?
+        defer { if let completed { completed.observer(completed.entry) } }
         lock.withLock {
             guard let index = index(of: sequence) else { return }
+            defer { if let observer = completionObserver { completed = (storage[index], observer) } }
             storage[index].status = status
             storage[index].latencyMilliseconds = latencyMilliseconds
             if let note { storage[index].note = note }

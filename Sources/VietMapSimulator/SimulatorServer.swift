@@ -73,6 +73,9 @@ public final class SimulatorServer: @unchecked Sendable {
         /// checked; its whole-file checksum is compared in the background, and a mismatch goes to
         /// `datasetDamaged` (a smaller file is checked whole before start, as always).
         public var deferredCheckBytes = DatasetIntegrity.defaultDeferredCheckBytes
+        /// Receives one line per answered API request (`serve`'s request log; `RequestLogLine`);
+        /// nil logs nothing.
+        public var requestLog: (@Sendable (String) -> Void)?
         /// Receives the one-line reason when the background check finds the served dataset
         /// damaged. Default: the line on stderr (`serve` then exits).
         public var datasetDamaged: @Sendable (String) -> Void = { DatasetCache.standardError("vietmap-sim: \($0)") }
@@ -221,6 +224,9 @@ public final class SimulatorServer: @unchecked Sendable {
             }
         }
         if configuration.watchScenarios { engine.startWatching(interval: 1) }
+        if let log = configuration.requestLog {
+            engine.journal.observeCompletions { log(RequestLogLine.text($0)) }
+        }
         let service = self.service
         var handler = engine.wrap(handler: try configuration.endpoints?(service) ?? service.handler)
         if configuration.adminEnabled {

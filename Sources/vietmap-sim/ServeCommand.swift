@@ -10,6 +10,11 @@ enum ServeCommand {
     /// Two malloc arenas instead of glibc's up to 8 per core: the request threads' short-lived
     /// allocations otherwise spread over arenas that each keep freed pages (≈ 3 MB of RSS under
     /// load, no measurable cost in req/s). Nothing on Darwin (``ProcessMemory/limitArenas(to:)``).
+    /// `serve`'s request log: one line per answered request on stderr.
+    static let logToStandardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
     static func limitMallocArenas() { ProcessMemory.limitArenas(to: 2) }
 
     /// Hands the heap's free pages back to the system (``MemoryWatch/returnFreedMemory()``):
@@ -29,7 +34,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token", "log-requests"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean).union(ServeScenarios.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
@@ -78,6 +83,13 @@ enum ServeCommand {
         // A large dataset's checksum is compared after start; damage found then stops the server.
         if let bytes = ProcessInfo.processInfo.environment["VIETMAP_SIM_DEFERRED_CHECK_BYTES"].flatMap(Int.init), bytes >= 0 {
             simulator.deferredCheckBytes = bytes
+        }
+        switch options.value("log-requests") ?? "auto" {
+        case "on": simulator.requestLog = Self.logToStandardError
+        case "off": break
+        case "auto": if isatty(2) != 0 { simulator.requestLog = Self.logToStandardError }
+        case let other:
+            throw CommandLineArguments.UsageError(description: "--log-requests must be on, off or auto (on when stderr is a terminal), got '\(other.prefix(40))'")
         }
         simulator.datasetDamaged = { line in
             FileHandle.standardError.write(Data("vietmap-sim: \(line)\n".utf8))

@@ -76,6 +76,10 @@ enum Usage {
           --body-timeout S     seconds to send the body after the head (default 30)
           --idle-timeout S     seconds without any traffic before a connection is closed (default 30)
           --drain-timeout S    seconds to finish requests in flight on SIGINT/SIGTERM (default 5)
+          --log-requests on|off|auto
+                           one line per answered request on stderr: time, method, path without the
+                           key, status, latency, the scenario that fired (default auto: on when stderr
+                           is a terminal)
           -h, --help       show this help
         """
 
