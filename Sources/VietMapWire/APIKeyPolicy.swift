@@ -18,6 +18,19 @@ public struct APIKeyPolicy: Sendable, Hashable {
         return keys.isEmpty || keys.contains(key)
     }
 
+    /// The 401 for a key that does not pass, saying what would (the status and code are the
+    /// live service's; the message is the simulator's own, §8): any non-empty key when none are
+    /// configured, else one of `serve --api-key`'s.
+    public func refusal(of key: String?) -> APIError {
+        let missing = key?.isEmpty ?? true
+        if keys.isEmpty {
+            return APIError(.unauthorized, message: "apikey is missing: add apikey=ANY-NON-EMPTY-KEY (this simulator accepts any non-empty key)")
+        }
+        return APIError(.unauthorized, message: missing
+            ? "apikey is missing: this simulator accepts the keys it was started with (serve --api-key)"
+            : "apikey is not valid: this simulator accepts only the keys it was started with (serve --api-key)")
+    }
+
     /// The key a request presents among its `apikey` values (in query order): the first non-empty one.
     public static func presentedKey(_ values: some Sequence<String>) -> String? {
         values.first { !$0.isEmpty }

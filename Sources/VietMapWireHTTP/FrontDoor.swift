@@ -41,8 +41,9 @@ public struct FrontDoor: Sendable {
             return .answered(APIResponses.error(
                 .invalidRequest("api-version '\(sent.prefix(20))' is not supported by \(endpoint.path); use \(expected)"), for: endpoint))
         }
-        guard keys.isValid(Self.presentedKey(request)) else {
-            return .answered(APIResponses.error(.unauthorized, for: endpoint))
+        let key = Self.presentedKey(request)
+        guard keys.isValid(key) else {
+            return .answered(APIResponses.error(keys.refusal(of: key), for: endpoint))
         }
         return .admitted(endpoint)
     }

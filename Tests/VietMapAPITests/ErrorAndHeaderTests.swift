@@ -28,6 +28,9 @@ final class ErrorAndHeaderTests: XCTestCase {
             let reply = try await sim.get("/api/autocomplete/v4", items)
             try assertError(reply, status: 401, code: "UNAUTHORIZED")
             XCTAssertNil(reply.header("Access-Control-Allow-Origin"))
+            // The message says what works here (a newcomer's first 401).
+            XCTAssertEqual(try reply.json()["message"]?.stringValue,
+                           "apikey is missing: add apikey=ANY-NON-EMPTY-KEY (this simulator accepts any non-empty key)")
         }
         let place = try await sim.get("/api/place/v4", [("refid", "auto:x")])
         try assertError(place, status: 401, code: "UNAUTHORIZED")
@@ -39,6 +42,8 @@ final class ErrorAndHeaderTests: XCTestCase {
         XCTAssertEqual(good.status, 200)
         let bad = service.respond(to: HTTPRequest(method: "GET", target: "/api/autocomplete/v4?apikey=other&text=ben"))
         XCTAssertEqual(bad.status, 401)
+        XCTAssertTrue(String(decoding: bad.body, as: UTF8.self).contains("accepts only the keys it was started with (serve --api-key)"),
+                      String(decoding: bad.body, as: UTF8.self))
     }
 
     func testBadParametersAre400InvalidRequest() async throws {
