@@ -58,6 +58,7 @@ public struct DatasetError: Error, CustomStringConvertible, Sendable {
         case let .malformedXML(_, line, reason): return malformed(url, "line \(line)", "malformed XML: \(reason)")
         case let .malformedPBF(_, blob, offset, reason): return malformed(url, "blob #\(blob) at byte \(offset)", "malformed PBF: \(reason)")
         case let .unsupportedFeature(_, feature): return malformed(url, nil, "unsupported PBF feature \(feature)")
+        case let .refusedElement(_, location, element, reason): return malformed(url, location, "\(element) \(reason)")
         }
     }
 }

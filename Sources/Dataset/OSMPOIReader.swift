@@ -126,8 +126,15 @@ enum OSMPOIReader {
             guard areas, relation.tags["type"] == "multipolygon",
                   let name = relation.tags["name"], name.contains(where: { !$0.isWhitespace }),
                   let category = OSMPOIReader.category(relation.tags, area: true) else { return }
-            let outer = relation.members.filter { $0.type == .way && ($0.role == "outer" || $0.role.isEmpty) }
-            guard let point = centroid(outer.flatMap { wayNodes[$0.ref] ?? [] }) else { return }
+            // Each outer way once: a relation naming one long way 32,000 times is a few KB of file,
+            // and its vertices flattened 32,000 times would be 64 million ids.
+            var outerWays = Set<Int64>()
+            var vertices: [Int64] = []
+            for member in relation.members where member.type == .way && (member.role == "outer" || member.role.isEmpty)
+                && outerWays.insert(member.ref).inserted {
+                vertices += wayNodes[member.ref] ?? []
+            }
+            guard let point = centroid(vertices) else { return }
             result.pois.append(POINode(type: "relation", id: relation.id, lat: point.0, lng: point.1, tags: relation.tags, category: category))
         }
 

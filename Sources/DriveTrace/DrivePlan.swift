@@ -3,7 +3,9 @@ import Routing
 
 /// How a route is driven into GPS fixes: fixes per second, how much faster than the router's
 /// times, GPS noise, and the stops, detours and gaps of `events`. `fixes(along:)` is a pure
-/// function of the plan and the route: the same plan gives the same fixes on every run.
+/// function of the plan and the route: the same plan gives the same fixes on every run. Its
+/// cost is linear in the fixes and the events, and a plan of more than `maxFixes` fixes is
+/// refused — counted from the schedule — before any is made.
 public struct DrivePlan: Sendable, Equatable {
     /// Fixes per second (> 0).
     public var rate: Double
@@ -17,6 +19,8 @@ public struct DrivePlan: Sendable, Equatable {
 
     /// The slowest a detour is driven (m/s), so a detour that starts while standing still ends.
     public static let minimumDetourSpeed = 5.0
+    /// Fixes a trace may have: ≈ 180 MB of GPX, 150 MB of KML, 140 MB of NMEA; 11.5 days at 1 Hz, 5.5 hours at 50 Hz.
+    public static let maxFixes = 1_000_000
 
     public init(rate: Double = 1, speedFactor: Double = 1, noiseMeters: Double = 0, seed: UInt64 = 1,
                 events: DriveEvents = DriveEvents()) {
@@ -32,17 +36,24 @@ public struct DrivePlan: Sendable, Equatable {
     public func fixes(along timeline: RouteTimeline) throws(DrivePlanError) -> [DriveFix] {
         let phases = try schedule(timeline)
         let end = phases.last?.end ?? 0
-        let ticks = Int((end * rate - 1e-9).rounded(.up))
+        let ticks = try tickCount(end: end) - 1
+        // Gaps by start: at each tick those started so far say until when the signal is lost.
+        let gaps = events.gaps.sorted { $0.at < $1.at }
+        var nextGap = 0, lostUntil = -Double.infinity
         var generator = SplitMix64(seed: seed)
         var fixes: [DriveFix] = []
         fixes.reserveCapacity(ticks + 1)
         var phase = 0, skipped = false
-        for k in 0...max(0, ticks) {
+        for k in 0...ticks {
             let t = Double(k) / rate
             // Two draws for every tick, kept or not: a gap does not shift the noise of later fixes.
             let north = noiseMeters > 0 ? generator.nextGaussian() * noiseMeters : 0
             let east = noiseMeters > 0 ? generator.nextGaussian() * noiseMeters : 0
-            if events.gaps.contains(where: { t >= $0.at && t < $0.at + $0.duration }) { skipped = true; continue }
+            while nextGap < gaps.count && gaps[nextGap].at <= t {
+                lostUntil = max(lostUntil, gaps[nextGap].at + gaps[nextGap].duration)
+                nextGap += 1
+            }
+            if t < lostUntil { skipped = true; continue }
             while phase < phases.count - 1 && t >= phases[phase].end { phase += 1 }
             var fix = phases.isEmpty
                 ? DriveFix(time: t, point: timeline.position(at: 0).point, speed: 0, course: 0)
@@ -59,6 +70,21 @@ public struct DrivePlan: Sendable, Equatable {
     /// The trace's length in seconds: the route's time / `speedFactor`, plus stops and detours.
     public func duration(along timeline: RouteTimeline) throws(DrivePlanError) -> Double {
         try schedule(timeline).last?.end ?? 0
+    }
+
+    /// How many ticks the trace has — its fixes, those in gaps included — counted from the
+    /// schedule without making them; throws `tooManyFixes` beyond `maxFixes`.
+    public func fixCount(along timeline: RouteTimeline) throws(DrivePlanError) -> Int {
+        try tickCount(end: schedule(timeline).last?.end ?? 0)
+    }
+
+    /// Ticks at 0, 1/rate, … up to the first at or after `end`.
+    private func tickCount(end: Double) throws(DrivePlanError) -> Int {
+        let last = max(0, (end * rate - 1e-9).rounded(.up))
+        guard last.isFinite, last < Double(Self.maxFixes) else {
+            throw DrivePlanError.tooManyFixes(fixes: last + 1, seconds: end, rate: rate, speedFactor: speedFactor)
+        }
+        return Int(last) + 1
     }
 
     /// One stretch of the trace's clock.
@@ -149,11 +175,16 @@ public struct DrivePlan: Sendable, Equatable {
 public enum DrivePlanError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stop or detour starts at `at` seconds, after the vehicle arrives (at `arrival`).
     case eventAfterArrival(at: Double, arrival: Double)
+    /// The trace would have `fixes` fixes (`seconds` long at `rate` per second), more than `DrivePlan.maxFixes`.
+    case tooManyFixes(fixes: Double, seconds: Double, rate: Double, speedFactor: Double)
 
     public var description: String {
         switch self {
         case .eventAfterArrival(let at, let arrival):
             String(format: "a --stop/--detour at %gs starts after the arrival at %.1fs; give a time within the drive", at, arrival)
+        case let .tooManyFixes(fixes, seconds, rate, speedFactor):
+            String(format: "the trace would have %.0f fixes (%.0f s at --rate %g, --speed-factor %g, with --stop and --detour); at most %d: lower --rate, raise --speed-factor or shorten the stops",
+                   fixes, seconds, rate, speedFactor, DrivePlan.maxFixes)
         }
     }
 }

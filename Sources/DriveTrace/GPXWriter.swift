@@ -10,9 +10,17 @@ public struct GPXWriter: Sendable {
         self.name = name
     }
 
+    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
     public func render(_ fixes: [DriveFix]) -> String {
+        var out = ""
+        write(fixes) { out += $0 }
+        return out
+    }
+
+    /// Hands the file to `emit` piece by piece (a line or a few), in order.
+    public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {
         let title = XMLText.escape(name)
-        var out = """
+        try emit("""
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="vietmap-sim drive" xmlns="http://www.topografix.com/GPX/1/1">
               <metadata>
@@ -20,17 +28,16 @@ public struct GPXWriter: Sendable {
                 <time>\(TraceTime(start: start, plus: 0).iso8601)</time>
               </metadata>
 
-            """
+            """)
         for fix in fixes {
-            out += "  <wpt \(coordinates(fix))><time>\(TraceTime(start: start, plus: fix.time).iso8601)</time></wpt>\n"
+            try emit("  <wpt \(coordinates(fix))><time>\(TraceTime(start: start, plus: fix.time).iso8601)</time></wpt>\n")
         }
-        out += "  <trk>\n    <name>\(title)</name>\n    <trkseg>\n"
+        try emit("  <trk>\n    <name>\(title)</name>\n    <trkseg>\n")
         for fix in fixes {
-            if fix.resumesAfterGap { out += "    </trkseg>\n    <trkseg>\n" }
-            out += "      <trkpt \(coordinates(fix))><time>\(TraceTime(start: start, plus: fix.time).iso8601)</time></trkpt>\n"
+            if fix.resumesAfterGap { try emit("    </trkseg>\n    <trkseg>\n") }
+            try emit("      <trkpt \(coordinates(fix))><time>\(TraceTime(start: start, plus: fix.time).iso8601)</time></trkpt>\n")
         }
-        out += "    </trkseg>\n  </trk>\n</gpx>\n"
-        return out
+        try emit("    </trkseg>\n  </trk>\n</gpx>\n")
     }
 
     private func coordinates(_ fix: DriveFix) -> String {

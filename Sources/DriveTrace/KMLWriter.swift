@@ -9,20 +9,27 @@ public struct KMLWriter: Sendable {
         self.name = name
     }
 
+    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
     public func render(_ fixes: [DriveFix]) -> String {
-        var out = """
+        var out = ""
+        write(fixes) { out += $0 }
+        return out
+    }
+
+    /// Hands the file to `emit` piece by piece (a Placemark at a time), in order.
+    public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {
+        try emit("""
             <?xml version="1.0" encoding="UTF-8"?>
             <kml xmlns="http://www.opengis.net/kml/2.2">
               <Document>
                 <name>\(XMLText.escape(name))</name>
 
-            """
+            """)
         for fix in fixes {
             let time = TraceTime(start: start, plus: fix.time).iso8601
-            out += "    <Placemark><TimeStamp><when>\(time)</when></TimeStamp>"
-            out += "<Point><coordinates>\(XMLText.degrees(fix.point.longitude)),\(XMLText.degrees(fix.point.latitude)),0</coordinates></Point></Placemark>\n"
+            try emit("    <Placemark><TimeStamp><when>\(time)</when></TimeStamp>"
+                     + "<Point><coordinates>\(XMLText.degrees(fix.point.longitude)),\(XMLText.degrees(fix.point.latitude)),0</coordinates></Point></Placemark>\n")
         }
-        out += "  </Document>\n</kml>\n"
-        return out
+        try emit("  </Document>\n</kml>\n")
     }
 }

@@ -9,8 +9,15 @@ public struct NMEAWriter: Sendable {
 
     public init(start: Int64) { self.start = start }
 
+    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
     public func render(_ fixes: [DriveFix]) -> String {
         var out = ""
+        write(fixes) { out += $0 }
+        return out
+    }
+
+    /// Hands the file to `emit` two sentences (one fix) at a time, in order.
+    public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {
         for fix in fixes {
             let c = TraceTime(start: start, plus: fix.time).components
             let time = String(format: "%02d%02d%02d.%02d", c.hour, c.minute, c.second, c.millisecond / 10)
@@ -19,10 +26,9 @@ public struct NMEAWriter: Sendable {
             let lon = Self.angle(fix.point.longitude, degreeDigits: 3, positive: "E", negative: "W")
             let knots = String(format: "%.1f", fix.speed * 3600 / 1852)
             let course = String(format: "%.1f", fix.course)
-            out += Self.sentence("GPRMC,\(time),A,\(lat),\(lon),\(knots),\(course),\(date),,,A")
-            out += Self.sentence("GPGGA,\(time),\(lat),\(lon),1,08,1.0,0.0,M,0.0,M,,")
+            try emit(Self.sentence("GPRMC,\(time),A,\(lat),\(lon),\(knots),\(course),\(date),,,A")
+                     + Self.sentence("GPGGA,\(time),\(lat),\(lon),1,08,1.0,0.0,M,0.0,M,,"))
         }
-        return out
     }
 
     /// `$BODY*HH\r\n`, HH the XOR of BODY's bytes in upper-case hex.

@@ -13,6 +13,10 @@ public enum OSMReadError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFeature(path: String, feature: String)
     /// The XML is not well-formed, or an OSM element lacks a required attribute.
     case malformedXML(path: String, line: Int, reason: String)
+    /// An element beyond what OpenStreetMap allows (`OSMLimits`): a coordinate off the Earth
+    /// (or one the PBF granularity and offsets overflow), a way of more than 2,000 nodes, …
+    /// `location` is `line N` (XML) or `blob #N at byte B` (PBF); `element` e.g. `node 42`.
+    case refusedElement(path: String, location: String, element: String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +30,8 @@ public enum OSMReadError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): unsupported PBF feature \(feature)"
         case let .malformedXML(path, line, reason):
             return "\(path):\(line): malformed OSM XML: \(reason)"
+        case let .refusedElement(path, location, element, reason):
+            return "\(path): \(location): \(element) \(reason)"
         }
     }
 }

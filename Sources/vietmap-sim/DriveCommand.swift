@@ -6,8 +6,9 @@ import VietMapSimulator
 
 /// `vietmap-sim drive`: routes `--from` → `--via`… → `--to` in-process with route v4's router
 /// over the default dataset (or `--db`), drives the route into timed GPS fixes (`DrivePlan`) and
-/// writes them as GPX, NMEA or KML to `--out` (temporary file + rename) or stdout. Same options,
-/// same bytes. Problems with the options are usage errors (exit 2); no road near a point, no
+/// streams them as GPX, NMEA or KML to `--out` (temporary file + rename) or stdout. Same options,
+/// same bytes. Problems with the options — a drive of more than `DrivePlan.maxFixes` fixes
+/// among them, counted before any is made — are usage errors (exit 2); no road near a point, no
 /// route, or an unusable `--out`/`--db` are one line with exit code 1.
 enum DriveCommand {
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -32,20 +33,24 @@ enum DriveCommand {
         let timeline = RouteTimeline(route: route)
         let fixes: [DriveFix]
         do {
-            fixes = try options.plan.fixes(along: timeline)
+            fixes = try options.plan.fixes(along: timeline)  // counted first: an oversized drive is refused before any fix is made
         } catch {
             throw CommandLineArguments.UsageError(description: error.description)
         }
         let name = "vietmap-sim drive \(options.vehicle.name) " + options.pointLabels.joined(separator: " ")
-        let text = options.format.render(fixes, start: options.start, name: name)
         let seconds = (try? options.plan.duration(along: timeline)) ?? 0
         let summary = String(format: "%.1f m, route time %.1f s, trace %.1f s, %d fix%@ (%@)", route.distance,
                              timeline.duration, seconds, fixes.count, fixes.count == 1 ? "" : "es", options.format.rawValue)
+        let trace = { (output: BufferedOutput) throws(CLIError) in
+            try options.format.write(fixes, start: options.start, name: name, to: output.append)
+        }
         if let out = options.out {
-            try AtomicWrite.write(Data(text.utf8), to: URL(fileURLWithPath: out))
+            try AtomicWrite.write(to: URL(fileURLWithPath: out)) { output in try trace(output) }
             FileHandle.standardError.write(Data("vietmap-sim: wrote \(out): \(summary)\n".utf8))
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            let output = BufferedOutput(FileHandle.standardOutput, name: "stdout")
+            try trace(output)
+            try output.flush()
             FileHandle.standardError.write(Data("vietmap-sim: \(summary)\n".utf8))
         }
         return 0

@@ -7,6 +7,8 @@ import Routing
 struct DriveOptions {
     static let valued: Set<String> = ["from", "to", "via", "vehicle", "format", "out", "db", "seed", "rate",
                                       "speed-factor", "noise", "stop", "detour", "gap", "start"]
+    /// How many times each of `--via`, `--stop`, `--detour` and `--gap` may be given.
+    static let maxRepeats = 1_000
     /// `--start` when none is given: the same bytes on every run.
     static let defaultStart = "2026-01-01T08:00:00Z"
 
@@ -25,6 +27,9 @@ struct DriveOptions {
     init(_ options: CommandLineArguments) throws(CommandLineArguments.UsageError) {
         guard let from = options.value("from") else { throw Self.usage("drive needs --from LAT,LNG") }
         guard let to = options.value("to") else { throw Self.usage("drive needs --to LAT,LNG") }
+        for option in ["via", "stop", "detour", "gap"] where options.all(option).count > Self.maxRepeats {
+            throw Self.usage("--\(option) is given \(options.all(option).count) times; at most \(Self.maxRepeats)")
+        }
         let named = [("--from", from)] + options.all("via").map { ("--via", $0) } + [("--to", to)]
         points = []
         pointLabels = []

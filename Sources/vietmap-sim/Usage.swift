@@ -98,7 +98,10 @@ enum Usage {
         at a time (places, then roads, then one or two vehicles' contraction, fewer when memory is
         short): its memory is that of the largest step, not of everything at once; when the machine has
         less than 3% of its memory left (at least 256 MiB; VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB sets
-        it) the import stops with one line and exit code 1 rather than exhaust it.
+        it) the import stops with one line and exit code 1 rather than exhaust it. An OSM file beyond
+        what OpenStreetMap allows (a node off the Earth, a way of more than 2,000 nodes, …) or a PBF
+        inflating to more than 16 times its size is refused with one line naming the element
+        (docs/limits.md, "Import and drive").
 
         OPTIONS:
           --out PATH       where to write the dataset (required)

@@ -169,21 +169,6 @@ final class PBFDecodingTests: XCTestCase {
         badMemberType.message(2) { $0.message(4) { r in r.int(1, 9); r.packed(8, [0]); r.packedDelta(9, [1]); r.packed(10, [3]) } }
         try expectMalformed(badMemberType.bytes, "member type 3")
     }
-
-    func testHostileCoordinatesDoNotTrap() throws {
-        var block = ProtobufWriter()
-        block.message(2) { $0.message(2) { d in
-            d.packedDelta(1, [1, 2])
-            d.packed(8, [ProtobufWriter.zigzag(.max), ProtobufWriter.zigzag(.max)])  // overflowing deltas
-            d.packed(9, [ProtobufWriter.zigzag(.min), ProtobufWriter.zigzag(.min)])
-        } }
-        block.int(17, Int64(Int32.max))
-        block.int(19, .max)
-        var file = PBFTestFile()
-        file.header()
-        file.blob(type: "OSMData", payload: block.bytes)
-        XCTAssertEqual(try read(file).nodes.count, 2)
-    }
 }
 
 /// A way's node list is its own: a handler that keeps millions of ways keeps their nodes, not the

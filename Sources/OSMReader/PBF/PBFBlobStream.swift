@@ -7,10 +7,22 @@ struct PBFBlob {
 
 /// Reads a PBF file's framing — repeated (4-byte big-endian length, BlobHeader, Blob) —
 /// one blob at a time into reused buffers, inflating zlib payloads.
+///
+/// Bounded by the file's own bytes: a BlobHeader of at most 64 KiB and a blob of at most
+/// 32 MiB, compressed or not (the PBF specification's limits), and all blobs together inflating
+/// to at most `maxInflation` times the bytes read so far plus `inflationAllowance` — OSM data
+/// compresses 2–4× with zlib, so only a compression bomb (a few KB inflating to millions of
+/// elements) goes beyond, and it is refused before it is inflated.
 struct PBFBlobStream {
-    /// The spec caps BlobHeader at 64 KiB and blobs at 32 MiB; allow twice that for blobs.
+    /// BlobHeader bytes at most (the specification: "must be less than 64 KiB").
     static let maxHeaderSize = 64 * 1024
-    static let maxBlobSize = 64 * 1024 * 1024
+    /// Blob bytes at most, compressed or inflated (the specification: "must be less than 32 MiB").
+    static let maxBlobSize = 32 * 1024 * 1024
+    /// Inflated bytes per file byte at most, over the blobs read so far (real extracts: 2–4).
+    static let maxInflation = 16
+    /// Inflated bytes a file may have beyond `maxInflation` times its size (small synthetic
+    /// files compress better than real data).
+    static let inflationAllowance = 256 * 1024
 
     private let file: BinaryFile
     private let header = ByteBuffer(capacity: 1024)
@@ -20,6 +32,8 @@ struct PBFBlobStream {
     private(set) var blobIndex = -1
     /// File offset of that blob's length prefix.
     private(set) var blobOffset = 0
+    /// Bytes of the blobs' payloads so far, inflated.
+    private var inflatedBytes = 0
 
     init(file: BinaryFile) {
         self.file = file
@@ -30,6 +44,11 @@ struct PBFBlobStream {
     /// An error about the current blob.
     func malformed(_ reason: String) -> OSMReadError {
         .malformedPBF(path: file.path, blobIndex: blobIndex, offset: blobOffset, reason: reason)
+    }
+
+    /// An element of the current blob beyond `OSMLimits`.
+    func refused(_ element: String, _ reason: String) -> OSMReadError {
+        .refusedElement(path: file.path, location: "blob #\(blobIndex) at byte \(blobOffset)", element: element, reason: reason)
     }
 
     /// The next blob, or `nil` at a clean end of file (right after a complete blob).
@@ -91,7 +110,7 @@ struct PBFBlobStream {
     }
 
     /// Blob { raw = 1; raw_size = 2; zlib_data = 3; lzma_data = 4; bzip2 = 5; lz4 = 6; zstd = 7 }.
-    private func payload(ofBlob bytes: UnsafeRawBufferPointer) throws(OSMReadError) -> UnsafeRawBufferPointer {
+    private mutating func payload(ofBlob bytes: UnsafeRawBufferPointer) throws(OSMReadError) -> UnsafeRawBufferPointer {
         var raw: UnsafeRawBufferPointer?
         var zlib: UnsafeRawBufferPointer?
         var rawSize: Int64?
@@ -113,12 +132,21 @@ struct PBFBlobStream {
         } catch {
             throw malformed("Blob: \(error.reason) at byte \(error.offset)")
         }
-        if let raw { return raw }
+        if let raw {
+            inflatedBytes += raw.count
+            return raw
+        }
         if let zlib {
             guard let rawSize else { throw malformed("zlib Blob has no raw_size") }
             guard rawSize >= 0, rawSize <= Int64(Self.maxBlobSize) else {
                 throw malformed("raw_size \(rawSize) is outside 0…\(Self.maxBlobSize)")
             }
+            let budget = Self.inflationAllowance + Self.maxInflation * file.offset
+            guard inflatedBytes + Int(rawSize) <= budget else {
+                throw malformed("the blobs so far inflate to \(Self.size(inflatedBytes + Int(rawSize))) from \(Self.size(file.offset)) of file, "
+                                + "more than \(Self.maxInflation)× plus \(Self.size(Self.inflationAllowance)) (OSM data inflates 2–4×): refused as a compression bomb")
+            }
+            inflatedBytes += Int(rawSize)
             let destination = inflated.bytes(Int(rawSize))
             if let failure = ZlibInflate.inflate(zlib, into: destination) { throw malformed(failure) }
             return UnsafeRawBufferPointer(destination)
@@ -127,5 +155,16 @@ struct PBFBlobStream {
             throw .unsupportedFeature(path: file.path, feature: "\(otherCompression) blob compression (blob #\(blobIndex))")
         }
         throw malformed("Blob has no data")
+    }
+
+    /// `512 B`, `3.4 KiB`, `12.0 MiB`.
+    static func size(_ bytes: Int) -> String {
+        func tenths(_ unit: Int) -> String {
+            let value = (bytes * 10 + unit / 2) / unit
+            return "\(value / 10).\(value % 10)"
+        }
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return tenths(1024) + " KiB" }
+        return tenths(1024 * 1024) + " MiB"
     }
 }

@@ -1,5 +1,8 @@
 /// Decodes `OSMData` blobs (PrimitiveBlock) into OSM elements, reusing scratch arrays
-/// across blocks so that only the delivered values allocate.
+/// across blocks so that only the delivered values allocate. Elements beyond `OSMLimits` are
+/// refused (a `ProtobufError` naming the element), and so are coordinates that the block's
+/// granularity and offsets take beyond 64 bits: the scratch arrays never hold more of one
+/// element than the limits allow.
 ///
 ///     PrimitiveBlock { stringtable = 1; primitivegroup = 2 (repeated);
 ///                      granularity = 17 [100]; lat_offset = 19; lon_offset = 20 }
@@ -80,7 +83,12 @@ struct PBFPrimitiveBlockDecoder {
         var table = table
         while let field = try table.nextField() {
             if field.number == 1, field.wireType == .lengthDelimited {
-                strings.append(try table.readString())
+                let at = table.offset
+                let string = try table.readString()
+                if let problem = OSMLimits.stringProblem(string, what: nil) {
+                    throw ProtobufError(reason: problem, offset: at, element: "string table entry \(strings.count)")
+                }
+                strings.append(string)
             } else {
                 try table.skip(field.wireType)
             }
@@ -96,8 +104,33 @@ struct PBFPrimitiveBlockDecoder {
         return strings[Int(index)]
     }
 
-    private func degrees(_ raw: Int64, offset: Int64) -> Double {
-        Double(offset &+ granularity &* raw) / 1e9
+    /// A node's coordinates in degrees: `1e-9 × (offset + granularity × raw)`, computed without
+    /// wrapping, on Earth — or the reason the node is refused.
+    private func coordinates(lat rawLat: Int64, lon rawLon: Int64, node id: Int64,
+                             at reader: ProtobufReader) throws(ProtobufError) -> (lat: Double, lon: Double) {
+        func nanodegrees(_ raw: Int64, _ offset: Int64, _ name: String, _ field: String, _ bound: Int64) throws(ProtobufError) -> Int64 {
+            let (scaled, overflow) = granularity.multipliedReportingOverflow(by: raw)
+            let (sum, overflowSum) = offset.addingReportingOverflow(scaled)
+            guard !overflow, !overflowSum else {
+                throw ProtobufError(reason: "has \(name) \(field) \(offset) + granularity \(granularity) × \(raw) nanodegrees, beyond 64 bits",
+                                    offset: reader.offset, element: "node \(id)")
+            }
+            guard sum >= -bound, sum <= bound else {
+                throw ProtobufError(reason: "has \(name) \(Double(sum) / 1e9), outside -\(bound / 1_000_000_000)…\(bound / 1_000_000_000)",
+                                    offset: reader.offset, element: "node \(id)")
+            }
+            return sum
+        }
+        let lat = try nanodegrees(rawLat, latOffset, "latitude", "lat_offset", 90_000_000_000)
+        let lon = try nanodegrees(rawLon, lonOffset, "longitude", "lon_offset", 180_000_000_000)
+        return (Double(lat) / 1e9, Double(lon) / 1e9)
+    }
+
+    /// Refuses an element whose repeated field holds more than `limit` values.
+    private func check(_ count: Int, limit: Int, _ what: String, _ element: String, by whom: String = "OpenStreetMap allows",
+                       at reader: ProtobufReader) throws(ProtobufError) {
+        guard count > limit else { return }
+        throw ProtobufError(reason: OSMLimits.tooMany(count, what, limit: limit, by: whom), offset: reader.offset, element: element)
     }
 
     /// Parallel `keys`/`values` string indexes → tags.
@@ -120,22 +153,24 @@ struct PBFPrimitiveBlockDecoder {
         _ reader: inout ProtobufReader, handler: inout some OSMHandler
     ) throws(ProtobufError) {
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        var keyCount = 0, valueCount = 0
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
             switch (field.number, field.wireType) {
             case (1, .varint): id = try reader.readSInt64()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
+            case (2, _): keyCount += try reader.appendVarints(field.wireType, to: &keys, limit: OSMLimits.maxTags + 1)
+            case (3, _): valueCount += try reader.appendVarints(field.wireType, to: &values, limit: OSMLimits.maxTags + 1)
             case (8, .varint): lat = try reader.readSInt64()
             case (9, .varint): lon = try reader.readSInt64()
             default: try reader.skip(field.wireType)
             }
         }
+        try check(max(keyCount, valueCount), limit: OSMLimits.maxTags, "tags", "node \(id)", by: "the reader takes", at: reader)
         if keys.isEmpty, !options.untaggedNodes { return }
+        let position = try coordinates(lat: lat, lon: lon, node: id, at: reader)
         let tags = options.nodeTags ? try tags(at: reader) : [:]
-        handler.node(OSMNode(id: id, lat: degrees(lat, offset: latOffset),
-                             lon: degrees(lon, offset: lonOffset), tags: tags))
+        handler.node(OSMNode(id: id, lat: position.lat, lon: position.lon, tags: tags))
     }
 
     /// DenseNodes { id = 1; denseinfo = 5; lat = 8; lon = 9 (packed delta sint64);
@@ -167,6 +202,7 @@ struct PBFPrimitiveBlockDecoder {
             var tags: [String: String] = [:]
             var tagged = false
             if !keysVals.isEmpty {
+                let first = next
                 while true {
                     guard next < keysVals.count else {
                         throw ProtobufError(
@@ -182,14 +218,15 @@ struct PBFPrimitiveBlockDecoder {
                     let value = keysVals[next]
                     next += 1
                     tagged = true
+                    try check((next - first) / 2, limit: OSMLimits.maxTags, "tags", "node \(ids[i])", by: "the reader takes", at: reader)
                     if options.nodeTags {
                         tags[try string(key, at: reader)] = try string(value, at: reader)
                     }
                 }
             }
             if !tagged, !options.untaggedNodes { continue }
-            handler.node(OSMNode(id: ids[i], lat: degrees(lats[i], offset: latOffset),
-                                 lon: degrees(lons[i], offset: lonOffset), tags: tags))
+            let position = try coordinates(lat: lats[i], lon: lons[i], node: ids[i], at: reader)
+            handler.node(OSMNode(id: ids[i], lat: position.lat, lon: position.lon, tags: tags))
         }
     }
 
@@ -198,18 +235,21 @@ struct PBFPrimitiveBlockDecoder {
         _ reader: inout ProtobufReader, handler: inout some OSMHandler
     ) throws(ProtobufError) {
         var id: Int64 = 0
+        var keyCount = 0, valueCount = 0, refCount = 0
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         refs.removeAll(keepingCapacity: true)
         while let field = try reader.nextField() {
             switch (field.number, field.wireType) {
             case (1, .varint): id = try reader.readInt64()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
-            case (8, _): try reader.appendDeltaSInt64s(field.wireType, to: &refs)
+            case (2, _): keyCount += try reader.appendVarints(field.wireType, to: &keys, limit: OSMLimits.maxTags + 1)
+            case (3, _): valueCount += try reader.appendVarints(field.wireType, to: &values, limit: OSMLimits.maxTags + 1)
+            case (8, _): refCount += try reader.appendDeltaSInt64s(field.wireType, to: &refs, limit: OSMLimits.maxWayNodes + 1)
             default: try reader.skip(field.wireType)
             }
         }
+        try check(refCount, limit: OSMLimits.maxWayNodes, "nodes", "way \(id)", at: reader)
+        try check(max(keyCount, valueCount), limit: OSMLimits.maxTags, "tags", "way \(id)", by: "the reader takes", at: reader)
         // A copy of exactly the way's nodes: `Array(refs)` would hand the way the reused buffer,
         // with the capacity of the longest way so far (a handler keeping millions of ways held
         // gigabytes of unused capacity).
@@ -223,6 +263,8 @@ struct PBFPrimitiveBlockDecoder {
     ) throws(ProtobufError) {
         var id: Int64 = 0
         var roles: [UInt64] = []
+        var keyCount = 0, valueCount = 0, roleCount = 0, refCount = 0, typeCount = 0
+        let memberLimit = OSMLimits.maxRelationMembers + 1
         keys.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         refs.removeAll(keepingCapacity: true)
@@ -230,14 +272,16 @@ struct PBFPrimitiveBlockDecoder {
         while let field = try reader.nextField() {
             switch (field.number, field.wireType) {
             case (1, .varint): id = try reader.readInt64()
-            case (2, _): try reader.appendVarints(field.wireType, to: &keys)
-            case (3, _): try reader.appendVarints(field.wireType, to: &values)
-            case (8, _): try reader.appendVarints(field.wireType, to: &roles)
-            case (9, _): try reader.appendDeltaSInt64s(field.wireType, to: &refs)
-            case (10, _): try reader.appendVarints(field.wireType, to: &types)
+            case (2, _): keyCount += try reader.appendVarints(field.wireType, to: &keys, limit: OSMLimits.maxTags + 1)
+            case (3, _): valueCount += try reader.appendVarints(field.wireType, to: &values, limit: OSMLimits.maxTags + 1)
+            case (8, _): roleCount += try reader.appendVarints(field.wireType, to: &roles, limit: memberLimit)
+            case (9, _): refCount += try reader.appendDeltaSInt64s(field.wireType, to: &refs, limit: memberLimit)
+            case (10, _): typeCount += try reader.appendVarints(field.wireType, to: &types, limit: memberLimit)
             default: try reader.skip(field.wireType)
             }
         }
+        try check(max(roleCount, refCount, typeCount), limit: OSMLimits.maxRelationMembers, "members", "relation \(id)", at: reader)
+        try check(max(keyCount, valueCount), limit: OSMLimits.maxTags, "tags", "relation \(id)", by: "the reader takes", at: reader)
         guard roles.count == refs.count, types.count == refs.count else {
             throw ProtobufError(
                 reason: "Relation \(id) has \(refs.count) memids, \(roles.count) roles, \(types.count) types",

@@ -30,6 +30,7 @@ struct PBFReader {
             do throws(ProtobufError) {
                 try decoder.decode(blob.data, handler: &handler)
             } catch {
+                if let element = error.element { throw blobs.refused(element, error.reason) }
                 throw blobs.malformed("PrimitiveBlock: \(error.reason) at byte \(error.offset) of the inflated blob")
             }
         }

@@ -1,7 +1,9 @@
 /// A malformed protobuf message; `offset` is relative to the start of the decoded buffer.
+/// With `element` set, the bytes are well-formed but that element (`way 7`) breaks `OSMLimits`.
 struct ProtobufError: Error {
     var reason: String
     var offset: Int
+    var element: String? = nil
 }
 
 /// A minimal, allocation-free protobuf wire-format reader over borrowed bytes.
@@ -127,19 +129,39 @@ struct ProtobufReader {
         }
     }
 
-    /// Appends a repeated `uint32`/`int32`/`enum` field's values (packed or not).
-    mutating func appendVarints(_ wireType: WireType, to values: inout [UInt64]) throws(ProtobufError) {
-        try forEachVarint(wireType) { values.append($0) }
+    /// Appends a repeated `uint32`/`int32`/`enum` field's values (packed or not), storing none
+    /// once `values` holds `limit`; returns how many values this occurrence of the field has,
+    /// stored or not — an element over a limit is refused with its true size without being held.
+    @discardableResult
+    mutating func appendVarints(_ wireType: WireType, to values: inout [UInt64], limit: Int = .max) throws(ProtobufError) -> Int {
+        var count = 0
+        try forEachVarint(wireType) { raw in
+            count += 1
+            if values.count < limit { values.append(raw) }
+        }
+        return count
     }
 
-    /// Appends a repeated delta-coded `sint64` field's values, undoing the delta coding
-    /// (wrapping on overflow, so hostile input cannot trap). `values` must hold only this
-    /// field's earlier values: the running sum continues from its last element.
-    mutating func appendDeltaSInt64s(_ wireType: WireType, to values: inout [Int64]) throws(ProtobufError) {
+    /// Appends a repeated delta-coded `sint64` field's values, undoing the delta coding; a sum
+    /// beyond 64 bits is an error (hostile input can neither trap nor wrap around into plausible
+    /// values). `values` must hold only this field's earlier values: the running sum continues
+    /// from its last element. Stores none once `values` holds `limit`; returns how many values
+    /// this occurrence of the field has, stored or not.
+    @discardableResult
+    mutating func appendDeltaSInt64s(_ wireType: WireType, to values: inout [Int64], limit: Int = .max) throws(ProtobufError) -> Int {
         var running: Int64 = values.last ?? 0
-        try forEachVarint(wireType) { raw in
-            running &+= Self.zigzag(raw)
+        var count = 0
+        let start = offset
+        try forEachVarint(wireType) { raw throws(ProtobufError) in
+            count += 1
+            guard values.count < limit else { return }
+            let (sum, overflow) = running.addingReportingOverflow(Self.zigzag(raw))
+            guard !overflow else {
+                throw ProtobufError(reason: "delta-coded value \(count) overflows 64 bits", offset: start)
+            }
+            running = sum
             values.append(running)
         }
+        return count
     }
 }

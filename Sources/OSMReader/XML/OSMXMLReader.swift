@@ -24,6 +24,9 @@ enum OSMXMLReader {
             return parser.parse()
         }
         if let failure = builder.failure {
+            if let element = failure.element {
+                throw .refusedElement(path: path, location: "line \(failure.line)", element: element, reason: failure.reason)
+            }
             throw .malformedXML(path: path, line: failure.line, reason: failure.reason)
         }
         if !succeeded {
