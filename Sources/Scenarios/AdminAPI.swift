@@ -8,6 +8,10 @@ import JSON
 /// |---|---|
 /// | `GET /__sim/scenarios` | the loaded scenarios, the active one and the load problems |
 /// | `GET /__sim/scenarios/NAME` | one scenario's document |
+/// | `POST /__sim/scenarios` (body: a scenario document) | add (or replace) a runtime scenario, validated like a file: `201`/`200`, or `400` with the problems |
+/// | `PUT /__sim/scenarios/NAME` (body: its document) | add or replace the runtime scenario NAME (the body's `name` must be NAME) |
+/// | `DELETE /__sim/scenarios/NAME` | remove the runtime scenario NAME |
+/// | `POST /__sim/scenarios/NAME/save` | write the runtime scenario NAME to the scenarios folder as NAME.json |
 /// | `GET /__sim/active` | the server-wide default scenario |
 /// | `POST /__sim/activate?scenario=NAME` | make NAME the default |
 /// | `POST /__sim/deactivate` | no default |
@@ -57,6 +61,26 @@ enum AdminAPI {
             return json(["endpoints": .array(endpointList.map { .string($0) })])
         case ("GET", "/scenarios"):
             return json(scenarioList(engine))
+        case ("POST", "/scenarios"):
+            return try putScenario(request.body, expectedName: nil, engine: engine)
+        case ("PUT", _) where path.hasPrefix("/scenarios/") && !path.dropFirst("/scenarios/".count).contains("/"):
+            return try putScenario(request.body, expectedName: String(path.dropFirst("/scenarios/".count)), engine: engine)
+        case ("DELETE", _) where path.hasPrefix("/scenarios/") && !path.dropFirst("/scenarios/".count).contains("/"):
+            let name = String(path.dropFirst("/scenarios/".count))
+            do {
+                try engine.removeRuntimeScenario(name)
+            } catch {
+                throw Failure(status: error.status, message: error.description)
+            }
+            return json(["removed": .string(name)])
+        case ("POST", _) where path.hasPrefix("/scenarios/") && path.hasSuffix("/save"):
+            let name = String(path.dropFirst("/scenarios/".count).dropLast("/save".count))
+            do {
+                let file = try engine.saveRuntimeScenario(name)
+                return json(["saved": .string(name), "file": .string(file.path)])
+            } catch {
+                throw Failure(status: error.status, message: error.description)
+            }
         case ("GET", _) where path.hasPrefix("/scenarios/"):
             let name = String(path.dropFirst("/scenarios/".count))
             guard let scenario = engine.library.scenario(named: name) else {
@@ -138,11 +162,34 @@ enum AdminAPI {
     }
 
     private static let endpointList = [
-        "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "GET /__sim/active", "POST /__sim/activate",
+        "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "POST /__sim/scenarios", "PUT /__sim/scenarios/NAME",
+        "DELETE /__sim/scenarios/NAME", "POST /__sim/scenarios/NAME/save", "GET /__sim/active", "POST /__sim/activate",
         "POST /__sim/deactivate", "GET /__sim/states", "POST /__sim/reset", "POST /__sim/reload", "GET /__sim/journal",
         "GET /__sim/journal/count", "GET /__sim/journal/SEQ", "GET /__sim/journal/SEQ/scenario",
         "DELETE /__sim/journal", "POST /__sim/journal/clear",
     ]
+
+    /// `POST /__sim/scenarios` and `PUT /__sim/scenarios/NAME`: the body is a scenario document.
+    private static func putScenario(_ body: Data, expectedName: String?, engine: ScenarioEngine) throws(Failure) -> HTTPResponse {
+        guard !body.isEmpty else { throw Failure(status: 400, message: "send the scenario document as the request body (JSON, see Scenarios/README.md)") }
+        if let expectedName {
+            let name = (try? JSONParser.parse(body))?["name"]?.stringValue
+            guard name == expectedName else {
+                throw Failure(status: 400, message: "the document's \"name\" (\(name.map { "'\($0.prefix(100))'" } ?? "none")) must be '\(expectedName.prefix(100))', the name in the path")
+            }
+        }
+        do {
+            let (name, created) = try engine.putRuntimeScenario(body)
+            return json(.object(JSONObject([("name", .string(name)), ("created", .bool(created)), ("origin", .string(RuntimeScenarios.origin))])),
+                        status: created ? 201 : 200)
+        } catch {
+            if case .invalid(let issues) = error {
+                return json(.object(JSONObject([("error", .string("the scenario does not load")), ("errors", .array(issues.map(issueJSON)))])),
+                            status: 400)
+            }
+            throw Failure(status: error.status, message: error.description)
+        }
+    }
 
     private static func scenarioList(_ engine: ScenarioEngine) -> JSONValue {
         let library = engine.library
@@ -150,6 +197,7 @@ enum AdminAPI {
             .object(JSONObject([
                 ("name", .string(scenario.name)), ("description", .string(scenario.description)),
                 ("file", .string(scenario.file)), ("rules", .integer(scenario.ruleCount)),
+                ("runtime", .bool(engine.isRuntimeScenario(scenario.name))),
             ]))
         }
         return .object(JSONObject([
@@ -195,7 +243,7 @@ enum AdminAPI {
     private static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         var response = HTTPResponse.json(Data(JSONSerializer.bytes(value)), status: status)
         response.headers.set("Cache-Control", "no-store")
-        if status == 405 { response.headers.set("Allow", "GET, POST, DELETE") }
+        if status == 405 { response.headers.set("Allow", "GET, POST, PUT, DELETE") }
         return response
     }
 }

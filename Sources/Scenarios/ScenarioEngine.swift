@@ -94,6 +94,9 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// Every request the engine handled (admin requests excepted).
     public let journal: RequestJournal
     private let snapshot: Locked<ScenarioLibrary>
+    /// The library as loaded from files (built-in and folder), before the runtime scenarios.
+    private let files: Locked<ScenarioLibrary>
+    private let runtime = Locked(RuntimeScenarios())
     private let active: Locked<String?>
     private let states: StateRegistry
     private let reloading = NSLock()
@@ -112,6 +115,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         self.started = configuration.clock.now
         self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
         self.snapshot = Locked(library)
+        self.files = Locked(library)
         self.active = Locked(configuration.defaultScenario)
         self.states = StateRegistry(capacity: configuration.maxStates)
     }
@@ -179,10 +183,76 @@ public final class ScenarioEngine: @unchecked Sendable {
     public func reload() -> [ScenarioIssue] {
         guard let directory = configuration.directory else { return [] }
         return reloading.withLock {
-            let next = ScenarioLibrary.load(builtIn: configuration.builtInFiles, directory: directory, previous: library)
-            snapshot.withLock { $0 = next }
+            let next = ScenarioLibrary.load(builtIn: configuration.builtInFiles, directory: directory, previous: files.current)
+            files.withLock { $0 = next }
+            publish()
             return next.issues
         }
+    }
+
+    /// The files' library with the runtime scenarios over it becomes the snapshot (under `reloading`).
+    private func publish() {
+        let merged = runtime.current.overlaid(on: files.current)
+        snapshot.withLock { $0 = merged }
+    }
+
+    // MARK: Runtime scenarios (admin API)
+
+    /// Adds or replaces a runtime scenario from its JSON document, validated like a file.
+    /// - Returns: whether it was new (false: it replaced a runtime scenario of that name).
+    /// - Throws: the document's problems (`ScenarioIssue`s with JSON pointers), none loaded.
+    public func putRuntimeScenario(_ document: Data) throws(RuntimeScenarioError) -> (name: String, created: Bool) {
+        let (decoded, issues) = ScenarioDecoder.decode(document, file: RuntimeScenarios.origin)
+        guard let scenario = decoded else { throw .invalid(issues) }
+        return reloading.withLock {
+            let created = runtime.withLock { $0.put(scenario) }
+            publish()
+            return (scenario.name, created)
+        }
+    }
+
+    /// Removes a runtime scenario (a scenario from a file is edited in its file).
+    public func removeRuntimeScenario(_ name: String) throws(RuntimeScenarioError) {
+        let removed = reloading.withLock { () -> Bool in
+            guard runtime.withLock({ $0.remove(name) }) != nil else { return false }
+            publish()
+            return true
+        }
+        guard removed else { throw library.scenario(named: name) == nil ? .unknown(name) : .fromFile(name) }
+        if activeScenario == name, library.scenario(named: name) == nil { deactivate() }
+    }
+
+    /// Whether `name` is a runtime scenario.
+    public func isRuntimeScenario(_ name: String) -> Bool {
+        runtime.current.byName[name] != nil
+    }
+
+    /// Writes a runtime scenario to `NAME.json` in the scenarios folder (whole or not at all:
+    /// a temporary file renamed), so the next start loads it from the file.
+    /// - Returns: the file written.
+    public func saveRuntimeScenario(_ name: String) throws(RuntimeScenarioError) -> URL {
+        guard let scenario = runtime.current.byName[name] else {
+            throw library.scenario(named: name) == nil ? .unknown(name) : .fromFile(name)
+        }
+        guard let directory = configuration.directory else { throw .noFolder }
+        guard name.range(of: #"^[A-Za-z0-9._-]{1,100}$"#, options: .regularExpression) != nil, !name.hasPrefix(".") else {
+            throw .unsafeFileName(name)
+        }
+        let file = directory.appendingPathComponent(name + ".json")
+        let temporary = directory.appendingPathComponent(".\(name).json.\(getpid()).tmp")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data((JSONPrettyPrinter.string(scenario.source) + "\n").utf8).write(to: temporary)
+            if FileManager.default.fileExists(atPath: file.path) {
+                _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: file)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .cannotWrite(file.path, "\(error.localizedDescription)")
+        }
+        return file
     }
 
     /// Reloads when the folder's scenario files change, polling every `interval` seconds (a real

@@ -157,6 +157,9 @@ func fetch(_ port: UInt16, _ target: String) throws -> RawHTTPClient.Response {
 }
 
 extension RawHTTPClient.Response {
+    /// The body as text (for assertion messages).
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+
     func json() throws -> JSONValue {
         try JSONParser.parse(body)
     }
