@@ -1,4 +1,6 @@
+import HTTPServer
 import JSON
+import VietMapWire
 
 /// A named, described fault scenario loaded from a JSON file: an ordered list of rules, an
 /// optional seed and an initial state.
@@ -41,4 +43,12 @@ public struct Scenario: Sendable {
 
     /// The number of rules.
     public var ruleCount: Int { rules.count }
+
+    /// The most regex work matching a request to `endpoint` with `query` against this scenario
+    /// could cost (every candidate rule's `regex` conditions against every value they test).
+    func regexSteps(endpoint: APIEndpoint?, query: QueryParameters) -> Int {
+        index.candidates(endpoint: endpoint, query: query).reduce(0) {
+            $0.addingReportingOverflow(rules[$1].match.regexSteps(endpoint: endpoint, query: query)).partialValue
+        }
+    }
 }
