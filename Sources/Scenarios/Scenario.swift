@@ -24,6 +24,8 @@ public struct Scenario: Sendable {
     let rules: [ScenarioRule]
     /// Finds the rules that can match a request without scanning them all.
     let index: RuleIndex
+    /// Whether a rule has a `regex` condition.
+    let hasRegexConditions: Bool
     /// What `validate` warns about (the scenario loads all the same).
     public let warnings: [ScenarioIssue]
 
@@ -37,6 +39,7 @@ public struct Scenario: Sendable {
         self.source = source
         self.rules = rules
         self.index = RuleIndex(rules)
+        self.hasRegexConditions = rules.contains { rule in rule.match.parameters.contains { $0.condition.regex != nil } }
         self.warnings = warnings
         self.revision = StableHash.fnv1a64(JSONSerializer.bytes(source))
     }

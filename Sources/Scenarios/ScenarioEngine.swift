@@ -235,7 +235,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// the request and the candidate rules; runs no pattern.
     public func heavyMatchingReason(for request: HTTPRequest) -> String? {
         let library = self.library
-        guard case .selected(let selection, let forwarded) = ScenarioSelection.select(
+        guard library.hasRegexConditions, case .selected(let selection, let forwarded) = ScenarioSelection.select(
             request, library: library, defaultName: activeScenario, apiKeys: configuration.apiKeys,
             boundKeys: configuration.boundKeys), let scenario = library.scenario(named: selection.name) else { return nil }
         let steps = min(scenario.regexSteps(endpoint: APIEndpoint(path: forwarded.path), query: request.query),
