@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Platform
 
 /// One open TCP connection as `ConnectionGuard` sees it. Its mutable fields are guarded
 /// by the guard's lock.
@@ -16,6 +17,8 @@ final class TrackedConnection: @unchecked Sendable {
 
     /// The connection's socket; valid until the guard hears of its close.
     let socket: Int32
+    /// The client's numeric address (nil if it could not be read).
+    let peerAddress: String?
     var phase = Phase.awaitingHead
     /// When the current phase's deadline started (monotonic nanoseconds).
     var since: UInt64
@@ -31,6 +34,7 @@ final class TrackedConnection: @unchecked Sendable {
     init(socket: Int32, now: UInt64) {
         self.socket = socket
         self.since = now
+        self.peerAddress = Sockets.peerAddress(socket)
     }
 }
 

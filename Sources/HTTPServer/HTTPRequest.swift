@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The full request body (empty for requests without one).
     public var body: Data
+    /// The numeric address of the client (`127.0.0.1`, `::1`) as the server saw the connection;
+    /// nil for requests made in-process.
+    public var clientAddress: String?
 
     public init(method: String, path: String, rawQuery: String = "", query: QueryParameters = QueryParameters(),
                 queryError: QueryParseError? = nil, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {

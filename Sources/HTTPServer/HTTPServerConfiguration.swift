@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Settings for an `HTTPServer`. Every limit is documented in docs/limits.md.
 public struct HTTPServerConfiguration: Sendable {
@@ -7,8 +8,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Port to listen on; 0 picks a free ephemeral port (read it from `HTTPServer.port`).
     public var port: UInt16
     /// Number of MHD worker threads (each runs its own event loop). The default is the
-    /// number of CPUs but at least 4: each loop accepts only a few new connections per turn,
-    /// so under overload more loops keep the kernel's accept queue short.
+    /// number of CPUs this process can keep busy (``ProcessorCount``: a cgroup quota counts)
+    /// but at least 4: each loop accepts only a few new connections per turn, so under
+    /// overload more loops keep the kernel's accept queue short.
     public var threads: Int
     /// Longest accepted request target (path + query, in bytes). Longer ones get
     /// `414 {"code":"INVALID_REQUEST","message":"request URI too long"}`. Targets that do
@@ -51,7 +53,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// larger than `maxHeaderBytes`) do not get them.
     public var errorResponseHeaders: HTTPHeaders
 
-    public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = max(4, ProcessInfo.processInfo.activeProcessorCount),
+    public init(host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = max(4, ProcessorCount.available),
                 maxURLLength: Int = 16 * 1024, maxHeaderBytes: Int = 64 * 1024, maxBodyBytes: Int = 8 * 1024 * 1024,
                 connectionTimeout: Int = 30, maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256,
                 headerTimeout: TimeInterval = 10, bodyTimeout: TimeInterval = 30, listenBacklog: Int = 0,

@@ -137,6 +137,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", target: context.target,
                               headers: context.headers, body: context.body)
+    request.clientAddress = context.tracked?.peerAddress
     if context.queryHadInvalidUTF8, request.queryError == nil {
         request.query = QueryParameters()
         request.queryError = .invalidUTF8(component: request.rawQuery)

@@ -20,4 +20,21 @@ public enum ThreadPriority {
         Thread.current.qualityOfService = .background
         #endif
     }
+
+    /// Makes the calling thread yield to normal work without starving: nice 10 on Linux (a
+    /// nice-0 thread that wakes gets about ten times its CPU share, and preempts it at once),
+    /// Foundation's `.utility` quality of service elsewhere. For threads that run heavy requests
+    /// beside the threads that answer light ones. Not reversible without privileges: meant for
+    /// threads that do nothing else.
+    public static func lowerCurrentThreadForBulkWork() {
+        #if os(Linux)
+        #if canImport(Glibc)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #else
+        _ = setpriority(PRIO_PROCESS, 0, 10)  // Musl: plain Int32 macros
+        #endif
+        #else
+        Thread.current.qualityOfService = .utility
+        #endif
+    }
 }

@@ -12,6 +12,8 @@ struct Decision: Sendable {
     var quotaRetryAfter: Int?
     /// The scenario state after this request.
     var state: String
+    /// What the journal should know of the decision: regex tests the budget did not run.
+    var note: String?
 
     static func passThrough(state: String) -> Decision {
         Decision(ruleLabel: nil, step: nil, action: .pass, delayMilliseconds: 0, quotaRetryAfter: nil, state: state)

@@ -14,8 +14,8 @@ struct LinearRegex: Sendable {
         let description: String
     }
 
-    /// The largest program a pattern may compile to.
-    static let maxInstructions = 20_000
+    /// The largest program a pattern may compile to (`ScenarioLimits.regexInstructions`).
+    static let maxInstructions = ScenarioLimits.regexInstructions
 
     private let program: [Instruction]
     /// The classes `Instruction.set` refers to (kept apart so instructions are plain values).
@@ -34,6 +34,7 @@ struct LinearRegex: Sendable {
         var compiler = Compiler()
         try compiler.emit(node)
         compiler.program.append(.match)
+        guard compiler.program.count <= Self.maxInstructions else { throw Compiler.tooLarge }
         program = compiler.program
         sets = compiler.sets
         self.ignoreCase = ignoreCase
@@ -426,10 +427,14 @@ extension LinearRegex {
         var program: [Instruction] = []
         var sets: [ScalarSet] = []
 
+        /// A program beyond `maxInstructions`: no value of `ScenarioLimits.regexTextCharacters`
+        /// characters could be tested within the request's regex budget.
+        static let tooLarge = SyntaxError(description: "the pattern is too large: more than \(LinearRegex.maxInstructions) "
+            + "instructions once counts are expanded (the cost bound: instructions × characters tested ≤ "
+            + "\(ScenarioLimits.regexStepsPerRequest) steps a request, for values of up to \(ScenarioLimits.regexTextCharacters) characters)")
+
         mutating func emit(_ node: Node) throws(SyntaxError) {
-            guard program.count < LinearRegex.maxInstructions else {
-                throw SyntaxError(description: "the pattern is too large (more than \(LinearRegex.maxInstructions) instructions once counts are expanded)")
-            }
+            guard program.count < LinearRegex.maxInstructions else { throw Self.tooLarge }
             switch node {
             case .empty: break
             case .char(let scalar): program.append(.char(scalar))

@@ -20,21 +20,35 @@ struct ParameterCondition: Sendable {
     var ignoreCase = false
     var ignoreAccents = false
 
-    func holds(for values: [String]) -> Bool {
+    /// Whether the condition holds for the values of parameter `name`; a `regex` test is charged
+    /// to `budget` first and not run (the condition then does not hold) when it does not fit.
+    func holds(for values: [String], name: String, budget: inout RegexBudget) -> Bool {
         let nonEmpty = values.filter { !$0.isEmpty }
         if let exact = self.values { return nonEmpty == exact }
         if let present, present == nonEmpty.isEmpty { return false }
         guard equals != nil || contains != nil || prefix != nil || regex != nil else { return true }
-        return nonEmpty.contains(where: satisfies)
+        return nonEmpty.contains { satisfies($0, name: name, budget: &budget) }
     }
 
-    private func satisfies(_ raw: String) -> Bool {
+    private func satisfies(_ raw: String, name: String, budget: inout RegexBudget) -> Bool {
         let value = normalized(raw)
         if let equals, value != normalized(equals) { return false }
         if let contains, !value.contains(normalized(contains)) { return false }
         if let prefix, !value.hasPrefix(normalized(prefix)) { return false }
-        if let regex, !regex.matches(ignoreAccents ? Self.foldAccents(raw) : raw) { return false }
+        if let regex {
+            let text = ignoreAccents ? Self.foldAccents(raw) : raw
+            guard budget.charge(regex, characters: text.unicodeScalars.count, parameter: name), regex.matches(text) else { return false }
+        }
         return true
+    }
+
+    /// The most regex work a test of this condition against `values` could cost (0 without `regex`).
+    func regexSteps(for values: [String]) -> Int {
+        guard let regex else { return 0 }
+        return values.reduce(0) { total, value in
+            value.isEmpty ? total : total.addingReportingOverflow(RegexBudget.cost(instructions: regex.instructions,
+                                                                                   characters: value.unicodeScalars.count)).partialValue
+        }
     }
 
     private func normalized(_ text: String) -> String {
@@ -52,8 +66,8 @@ struct ParameterCondition: Sendable {
 }
 
 /// A `regex` condition compiled once when the scenario is loaded, to a `LinearRegex`: matching
-/// never backtracks, so a hostile pattern or input costs O(text × pattern) and cannot stall
-/// the server's workers.
+/// never backtracks, so a hostile pattern or input costs O(text × pattern) — and a request's tests
+/// together at most `ScenarioLimits.regexStepsPerRequest` steps (`RegexBudget`).
 struct CompiledRegex: Sendable {
     let pattern: String
     private let expression: LinearRegex
@@ -68,4 +82,7 @@ struct CompiledRegex: Sendable {
     func matches(_ text: String) -> Bool {
         expression.matches(text)
     }
+
+    /// The program's size: the m of a test's O(n × m) steps.
+    var instructions: Int { expression.size }
 }

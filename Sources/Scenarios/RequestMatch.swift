@@ -19,10 +19,23 @@ struct RequestMatch: Sendable {
     /// The parameter `exact` never counts: it carries the key (or the `scenario:` selector).
     static let keyParameter = "apikey"
 
-    func matches(endpoint: APIEndpoint?, query: QueryParameters) -> Bool {
+    /// Whether the request matches; its `regex` tests are charged to `budget` (see `RegexBudget`).
+    func matches(endpoint: APIEndpoint?, query: QueryParameters, budget: inout RegexBudget) -> Bool {
         if let endpoints { guard let endpoint, endpoints.contains(endpoint) else { return false } }
         if exact, !carriesOnlyListedParameters(query) { return false }
-        return parameters.allSatisfy { $0.condition.holds(for: query.all($0.name)) }
+        return parameters.allSatisfy { $0.condition.holds(for: query.all($0.name), name: $0.name, budget: &budget) }
+    }
+
+    /// Whether the request matches, with a budget of its own.
+    func matches(endpoint: APIEndpoint?, query: QueryParameters) -> Bool {
+        var budget = RegexBudget()
+        return matches(endpoint: endpoint, query: query, budget: &budget)
+    }
+
+    /// The most regex work testing this match against `query` could cost.
+    func regexSteps(endpoint: APIEndpoint?, query: QueryParameters) -> Int {
+        if let endpoints { guard let endpoint, endpoints.contains(endpoint) else { return 0 } }
+        return parameters.reduce(0) { $0.addingReportingOverflow($1.condition.regexSteps(for: query.all($1.name))).partialValue }
     }
 
     private func carriesOnlyListedParameters(_ query: QueryParameters) -> Bool {

@@ -1,4 +1,6 @@
+import HTTPServer
 import JSON
+import VietMapWire
 
 /// A named, described fault scenario loaded from a JSON file: an ordered list of rules, an
 /// optional seed and an initial state.
@@ -22,6 +24,8 @@ public struct Scenario: Sendable {
     let rules: [ScenarioRule]
     /// Finds the rules that can match a request without scanning them all.
     let index: RuleIndex
+    /// Whether a rule has a `regex` condition.
+    let hasRegexConditions: Bool
     /// What `validate` warns about (the scenario loads all the same).
     public let warnings: [ScenarioIssue]
 
@@ -35,10 +39,19 @@ public struct Scenario: Sendable {
         self.source = source
         self.rules = rules
         self.index = RuleIndex(rules)
+        self.hasRegexConditions = rules.contains { rule in rule.match.parameters.contains { $0.condition.regex != nil } }
         self.warnings = warnings
         self.revision = StableHash.fnv1a64(JSONSerializer.bytes(source))
     }
 
     /// The number of rules.
     public var ruleCount: Int { rules.count }
+
+    /// The most regex work matching a request to `endpoint` with `query` against this scenario
+    /// could cost (every candidate rule's `regex` conditions against every value they test).
+    func regexSteps(endpoint: APIEndpoint?, query: QueryParameters) -> Int {
+        index.candidates(endpoint: endpoint, query: query).reduce(0) {
+            $0.addingReportingOverflow(rules[$1].match.regexSteps(endpoint: endpoint, query: query)).partialValue
+        }
+    }
 }

@@ -306,6 +306,33 @@ public final class ScenarioEngine: @unchecked Sendable {
         return guardian.check(request, tokenRequired: tokenRequired).map(AdminAPI.refusal)
     }
 
+    // MARK: Cost
+
+    /// Regex work (Pike VM steps) above which a request counts as heavy for cost-aware serving
+    /// (`heavyMatchingReason`): ≈ 1/20 of `ScenarioLimits.regexStepsPerRequest`.
+    public static let heavyRegexSteps = ScenarioLimits.regexStepsPerRequest / 20
+
+    /// Why matching `request` against its scenario may be heavy work — its candidate rules'
+    /// `regex` conditions could cost more than `heavyRegexSteps` on its values — or nil. Linear in
+    /// the request and the candidate rules; runs no pattern.
+    public func heavyMatchingReason(for request: HTTPRequest) -> String? {
+        let library = self.library
+        guard library.hasRegexConditions, case .selected(let selection, let forwarded) = ScenarioSelection.select(
+            request, library: library, defaultName: activeScenario, apiKeys: configuration.apiKeys,
+            boundKeys: configuration.boundKeys), let scenario = library.scenario(named: selection.name) else { return nil }
+        let steps = min(scenario.regexSteps(endpoint: APIEndpoint(path: forwarded.path), query: request.query),
+                        ScenarioLimits.regexStepsPerRequest)
+        return steps > Self.heavyRegexSteps ? "scenario '\(selection.name.prefix(60))' may test regexes for \(steps) steps" : nil
+    }
+
+    /// The path the inner handler will see: `path` without a `/__scenario/NAME/` selector.
+    public static func innerPath(_ path: String) -> String {
+        guard path.hasPrefix(ScenarioSelection.pathPrefix) else { return path }
+        let rest = path.utf8.dropFirst(ScenarioSelection.pathPrefix.utf8.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return "/" }
+        return String(path[slash...])
+    }
+
     // MARK: Request path
 
     private func handle(_ request: HTTPRequest, inner: @escaping ScenarioInner,
@@ -352,7 +379,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
-                finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: note, reply: reply)
+                let remark = [decision.note, note].compactMap { $0 }.joined(separator: "; ")
+                finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
             }
         }
     }

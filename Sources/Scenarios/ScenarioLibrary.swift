@@ -13,6 +13,8 @@ public struct ScenarioLibrary: Sendable {
     public let issues: [ScenarioIssue]
     /// The folder the snapshot was loaded from, if any.
     public let directory: URL?
+    /// Whether any scenario has a `regex` condition (else no request's matching can be heavy).
+    let hasRegexConditions: Bool
     private let byName: [String: Scenario]
 
     public init(scenarios: [Scenario] = [], issues: [ScenarioIssue] = [], directory: URL? = nil) {
@@ -22,6 +24,7 @@ public struct ScenarioLibrary: Sendable {
         self.scenarios = byName.values.sorted { $0.name < $1.name }
         self.issues = issues
         self.directory = directory
+        hasRegexConditions = byName.values.contains(where: \.hasRegexConditions)
     }
 
     /// What the loaded scenarios' files are warned about (they loaded all the same).

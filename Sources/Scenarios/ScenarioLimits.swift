@@ -19,4 +19,15 @@ public enum ScenarioLimits {
     public static let headerCount = 100
     /// The most bytes of header names and values one `respond` may set (`Name: value\r\n` counted).
     public static let headerBytes = 16 * 1024
+    /// The most instructions one `regex` may compile to (`{m,n}` copies its operand): with
+    /// `regexStepsPerRequest`, every pattern `validate` admits can test a value of
+    /// `regexTextCharacters` characters.
+    public static let regexInstructions = 2_000
+    /// The longest value every admitted pattern can be tested against within the budget.
+    public static let regexTextCharacters = 1_000
+    /// The regex work one request may cause, in Pike VM steps: each test of a pattern against a
+    /// value costs its instructions × the value's characters, summed over every `regex` condition
+    /// the request's candidate rules test. A test that would pass what is left is not run: its
+    /// condition does not hold (so the rule does not match), and the journal's `note` says why.
+    public static let regexStepsPerRequest = regexInstructions * regexTextCharacters
 }

@@ -53,11 +53,22 @@ final class ScenarioState: @unchecked Sendable {
     /// - Parameters:
     ///   - apiKey: the key as sent, for quotas.
     ///   - now: the request's arrival (`ScenarioClock.now`, nanoseconds), for bursts and quotas.
+    /// Regex tests are bounded by one `RegexBudget` for the request; the decision's `note` names
+    /// the tests it did not run.
     func decide(endpoint: APIEndpoint?, query: QueryParameters, apiKey: String, now: UInt64) -> Decision {
+        var budget = RegexBudget()
+        var decision = decide(endpoint: endpoint, query: query, apiKey: apiKey, now: now, budget: &budget)
+        decision.note = budget.note
+        return decision
+    }
+
+    private func decide(endpoint: APIEndpoint?, query: QueryParameters, apiKey: String, now: UInt64,
+                        budget: inout RegexBudget) -> Decision {
         lock.withLock {
             for index in scenario.index.candidates(endpoint: endpoint, query: query) {
                 let rule = scenario.rules[index]
-                guard rule.match.matches(endpoint: endpoint, query: query) else { continue }
+                budget.rule = rule.label
+                guard rule.match.matches(endpoint: endpoint, query: query, budget: &budget) else { continue }
                 if let states = rule.states, !states.contains(current) { continue }
                 rules[index].calls += 1
                 var recentCalls = 0

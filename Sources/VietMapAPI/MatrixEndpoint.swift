@@ -1,5 +1,6 @@
 import VietMapWire
 import Foundation
+import HTTPServer
 import JSON
 import Routing
 
@@ -34,7 +35,13 @@ struct MatrixEndpoint {
     let network: RoadNetwork?
     let limits: Limits
     /// Sources searched at once: a matrix is one request's latency, and its searches are independent.
+    /// One on a heavy-work thread (`HeavyWorkExecutor`): its priority and thread count bound what
+    /// heavy work takes from light requests, which helper threads at normal priority would not keep.
     static let parallelism = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    static var currentParallelism: Int {
+        HeavyWorkExecutor.isCurrentThreadWorker ? 1 : parallelism
+    }
 
     init(network: RoadNetwork?, limits: Limits = Limits()) {
         self.network = network
@@ -62,7 +69,7 @@ struct MatrixEndpoint {
         do {
             matrix = try TravelMatrix.compute(graph, sources: sources.map { snapOf[$0]! }, destinations: destinations.map { snapOf[$0]! },
                                               vehicle: query.vehicle, options: query.options, maxCells: limits.maxCells,
-                                              workspace: network.workspace, parallelism: Self.parallelism,
+                                              workspace: network.workspace, parallelism: Self.currentParallelism,
                                               threadWorkspace: { network.workspace })
         } catch {
             throw .invalidRequest("too many matrix cells: \(error.requested), at most \(error.maxCells)")

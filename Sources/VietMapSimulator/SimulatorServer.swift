@@ -42,6 +42,11 @@ public final class SimulatorServer: @unchecked Sendable {
         }
         /// A dataset file (`vietmap-sim import`); nil builds/reuses the default dataset.
         public var databasePath: String?
+        /// Threads for heavy requests (`RequestCost`: big matrices, tours, many-waypoint routes,
+        /// searches avoiding the hierarchies, long texts, costly scenario regexes), apart from the
+        /// HTTP threads that answer light ones (``CostAwareServing``); 0 serves everything on the
+        /// HTTP threads. Default: one per CPU (`HeavyWorkExecutor.defaultThreadCount`).
+        public var heavyWorkThreads = HeavyWorkExecutor.defaultThreadCount
         /// Where the default dataset is cached; nil = `DatasetCache.defaultDirectory()`.
         public var datasetCacheDirectory: URL?
         /// Accepted API keys; empty accepts any non-empty key.
@@ -135,6 +140,8 @@ public final class SimulatorServer: @unchecked Sendable {
     public let builtInScenarioCount: Int
     public let directoryScenarioCount: Int
     private let server: HTTPServer
+    /// Runs the heavy requests (nil with `heavyWorkThreads` 0).
+    package let heavyWork: HeavyWorkExecutor?
     /// The whole handler chain (scenarios, journal, admin API, dashboard, capture/replay) and the
     /// HTTP settings it is served with: `serve --proxy` serves them again on a loopback port.
     package let handler: HTTPHandler
@@ -250,6 +257,15 @@ public final class SimulatorServer: @unchecked Sendable {
         }
         handler = ServerIndex.wrap(handler, adminEnabled: configuration.adminEnabled,
                                    keyHint: configuration.apiKeys.isEmpty ? "ANY-NON-EMPTY-KEY" : "YOUR-KEY")
+        // Heavy requests leave the HTTP threads to light ones (docs/limits.md "Cost-aware serving").
+        if configuration.heavyWorkThreads > 0 {
+            let executor = HeavyWorkExecutor(threads: configuration.heavyWorkThreads)
+            let classifier = HeavyRequestClassifier(engine: engine)
+            handler = CostAwareServing.handler(handler, executor: executor) { classifier.reason(for: $0) }
+            heavyWork = executor
+        } else {
+            heavyWork = nil
+        }
         // Every API answer but the 401 carries the CORS header (docs/api.md), the server
         // layer's own 413/414 included.
         var http = configuration.http
@@ -263,6 +279,7 @@ public final class SimulatorServer: @unchecked Sendable {
             try server.start()
         } catch {
             engine.stopWatching()
+            heavyWork?.stop()
             throw error
         }
         port = server.port
@@ -313,6 +330,8 @@ public final class SimulatorServer: @unchecked Sendable {
     @discardableResult
     public func stop(drainTimeout: TimeInterval) -> Int {
         engine.stopWatching()
-        return server.stop(drainTimeout: drainTimeout)
+        let cutOff = server.stop(drainTimeout: drainTimeout)
+        heavyWork?.stop()
+        return cutOff
     }
 }

@@ -8,18 +8,29 @@ public struct DirectionsPath: Sendable, Equatable {
 
     /// Reads the segments after the endpoint's path; nil when `path` is not under it or has no
     /// `profile/coordinates` pair. `path` is as `HTTPRequest.path` holds it (percent-decoded);
-    /// the coordinates may lack `.json`.
+    /// the coordinates may lack `.json`, and trailing `/`s are ignored.
+    ///
+    /// Linear in the path: every step moves over the UTF-8 bytes once (a 16 KiB run of trailing
+    /// `/`s used to cost seconds when they were dropped one at a time by `hasSuffix`/`dropLast`).
     public init?(path: String) {
         let prefix = APIEndpoint.directionsV5.path + "/"
-        guard path.hasPrefix(prefix) else { return nil }
-        var rest = Substring(path.dropFirst(prefix.count))
-        while rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard let slash = rest.lastIndex(of: "/") else { return nil }
-        let profile = rest[..<slash]
-        var coordinates = rest[rest.index(after: slash)...]
-        if coordinates.hasSuffix(".json") { coordinates = coordinates.dropLast(5) }
-        guard !profile.isEmpty, !coordinates.isEmpty else { return nil }
-        self.profile = String(profile)
-        self.coordinates = String(coordinates)
+        let bytes = path.utf8
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        let slash = UInt8(ascii: "/")
+        let start = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
+        var end = bytes.endIndex
+        while end > start, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        // Every index here sits next to an ASCII byte, so it is a valid String index too.
+        guard let lastSlash = bytes[start..<end].lastIndex(of: slash) else { return nil }
+        var coordinatesEnd = end
+        let suffix = ".json".utf8
+        let coordinatesStart = bytes.index(after: lastSlash)
+        if bytes.distance(from: coordinatesStart, to: end) >= suffix.count,
+           bytes[bytes.index(end, offsetBy: -suffix.count)..<end].elementsEqual(suffix) {
+            coordinatesEnd = bytes.index(end, offsetBy: -suffix.count)
+        }
+        guard start < lastSlash, coordinatesStart < coordinatesEnd else { return nil }
+        self.profile = String(path[start..<lastSlash])
+        self.coordinates = String(path[coordinatesStart..<coordinatesEnd])
     }
 }

@@ -34,7 +34,7 @@ enum ServeCommand {
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token", "log-requests"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
+        let options = try CommandLineArguments(arguments, valued: Set(["host", "port", "db", "api-key", "threads", "heavy-threads", "scenarios", "scenario", "scenario-key", "seed", "max-points", "max-snap-distance", "admin-token", "log-requests"]).union(ServeCapture.valuedOptions).union(ServeTransportOptions.valued).union(ServeProxy.valued),
                                                boolean: Set(["help", "admin"]).union(ServeCapture.booleanOptions).union(ServeTransportOptions.boolean).union(ServeScenarios.booleanOptions))
         if options.has("help") { print(Usage.serve); return 0 }
         guard options.positionals.isEmpty else {
@@ -79,6 +79,12 @@ enum ServeCommand {
         let proxy = try ServeProxy(options)
         var simulator = SimulatorServer.Configuration(http: configuration, databasePath: options.value("db"), apiKeys: keys,
                                                       maxRoutePoints: maxPoints, maxSnapDistanceMeters: maxSnap)
+        if let text = options.value("heavy-threads") {
+            guard let threads = Int(text), (0...256).contains(threads) else {
+                throw CommandLineArguments.UsageError(description: "--heavy-threads must be a number from 0 to 256, got '\(text)'")
+            }
+            simulator.heavyWorkThreads = threads
+        }
         scenarios.apply(to: &simulator)
         // A large dataset's checksum is compared after start; damage found then stops the server.
         if let bytes = ProcessInfo.processInfo.environment["VIETMAP_SIM_DEFERRED_CHECK_BYTES"].flatMap(Int.init), bytes >= 0 {

@@ -38,7 +38,7 @@ enum Usage {
 
     static let serve = """
         USAGE: vietmap-sim serve [--host HOST] [--port PORT] [--db PATH] [--api-key KEY]… [--threads N]
-                                 [--max-points N] [--max-snap-distance METRES]
+                                 [--heavy-threads N] [--max-points N] [--max-snap-distance METRES]
                                  [--tls [--tls-cert PEM --tls-key PEM]] [connection limits…]
                                  [--proxy PORT [--proxy-host HOST]… [--proxy-pass HOST[:PORT]]…]
 
@@ -54,7 +54,13 @@ enum Usage {
           --db PATH        dataset built by `vietmap-sim import`
           --api-key KEY    accepted API key; repeatable. Without it any non-empty key is accepted;
                            a missing or empty key is always answered with 401
-          --threads N      HTTP worker threads (default: number of CPUs, at least 4)
+          --threads N      HTTP worker threads, which answer light requests (default: number of
+                           CPUs, a cgroup quota counted, at least 4)
+          --heavy-threads N
+                           threads, at lower priority, for heavy requests (big matrices and tours,
+                           routes of many points or avoiding tolls/ferries, long texts, costly
+                           scenario regexes), so they never delay light ones; 0 = none, everything
+                           on the HTTP threads (default: number of CPUs; docs/limits.md)
           --max-points N   most `point`s a route may have; more is MAX_POINTS_EXCEED (default 25)
           --max-snap-distance METRES
                            a route point farther than this from a usable road is an error

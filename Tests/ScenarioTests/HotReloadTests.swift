@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Platform
 import Scenarios
 import XCTest
 
@@ -52,5 +53,28 @@ final class HotReloadTests: XCTestCase {
         try write(document.replacingOccurrences(of: "%@", with: "two"), to: directory, as: "s.json")
         XCTAssertEqual(engine.reload(), [])
         XCTAssertEqual(try get(server, search + "scenario:s").status, 500, "changed definition: state starts over")
+    }
+
+    /// `cp -p`, `rsync -t`, `tar x`: other content of the same size, the modification time set
+    /// back. Name, size and modification time are as before; the status-change time is not.
+    func testASameSizeRewriteWithItsModificationTimeRestoredIsReloaded() throws {
+        let directory = try temporaryScenarioDirectory()
+        let file = directory.appendingPathComponent("hot.json")
+        let document = #"{"name": "hot", "description": "d", "rules": [{"respond": {"status": %@}}]}"#
+        try Data(document.replacingOccurrences(of: "%@", with: "500").utf8).write(to: file)
+        let before = try XCTUnwrap(FileStatus(path: file.path))
+        let engine = ScenarioEngine(configuration: .init(directory: directory))
+        engine.startWatching(interval: 0.1)
+        addTeardownBlock { engine.stopWatching() }
+        let server = try startServer(engine)
+        XCTAssertEqual(try get(server, search + "scenario:hot").status, 500)
+
+        // Rewritten in place (as `cp -p` does), then the modification time restored to the nanosecond.
+        try Data(document.replacingOccurrences(of: "%@", with: "503").utf8).write(to: file)
+        XCTAssertTrue(FileStatus.setModificationTime(path: file.path, nanoseconds: before.modifiedNanoseconds))
+        let after = try XCTUnwrap(FileStatus(path: file.path))
+        XCTAssertEqual([after.size, after.modifiedNanoseconds, Int64(bitPattern: after.inode)],
+                       [before.size, before.modifiedNanoseconds, Int64(bitPattern: before.inode)])
+        XCTAssertTrue(try eventually { try get(server, search + "scenario:hot").status == 503 }, "the rewrite picked up without SIGHUP")
     }
 }
