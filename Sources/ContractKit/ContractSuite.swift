@@ -311,8 +311,8 @@ public struct ContractSuite: Sendable {
 
 }
 
-/// Levenshtein distance (for "nearest property" hints).
-func editDistance(_ a: String, _ b: String) -> Int {
+/// Levenshtein distance (for "nearest property" hints here, "did you mean" in the CLI).
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.lowercased()), b = Array(b.lowercased())
     guard !a.isEmpty else { return b.count }
     guard !b.isEmpty else { return a.count }

@@ -232,11 +232,7 @@ public final class ProxyServer: @unchecked Sendable {
             ended.broadcast()
         }
         while true {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
-            }
+            let (client, storage) = Self.acceptClient(fd)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 if lock.withLock({ stopping }) { return }
@@ -247,17 +243,23 @@ public final class ProxyServer: @unchecked Sendable {
         }
     }
 
+    /// `accept(2)` on `fd`: the client's socket (or -1 and `errno`) and its address.
+    private static func acceptClient(_ fd: Int32) -> (Int32, sockaddr_storage) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let client = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
+        }
+        return (client, storage)
+    }
+
     /// Accepts what waits in the listen queue (those clients connected before the stop; closing
     /// the listener would reset them, requests and all) and admits it as usual.
     private func takeOverListenQueue(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL, 0)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { return }
         for _ in 0..<4096 {
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
-            }
+            let (client, storage) = Self.acceptClient(fd)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return

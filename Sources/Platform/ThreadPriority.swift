@@ -9,13 +9,7 @@ public enum ThreadPriority {
         // Linux applies both to the calling thread when given 0. SCHED_IDLE is 5 (a _GNU_SOURCE name).
         let schedIdle: Int32 = 5
         var parameters = sched_param(sched_priority: 0)
-        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
-            #if canImport(Glibc)
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-            #else
-            _ = setpriority(PRIO_PROCESS, 0, 19)  // Musl: plain Int32 macros
-            #endif
-        }
+        if sched_setscheduler(0, schedIdle, &parameters) != 0 { setCurrentThreadNice(19) }
         #else
         Thread.current.qualityOfService = .background
         #endif
@@ -28,13 +22,20 @@ public enum ThreadPriority {
     /// threads that do nothing else.
     public static func lowerCurrentThreadForBulkWork() {
         #if os(Linux)
-        #if canImport(Glibc)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #else
-        _ = setpriority(PRIO_PROCESS, 0, 10)  // Musl: plain Int32 macros
-        #endif
+        setCurrentThreadNice(10)
         #else
         Thread.current.qualityOfService = .utility
         #endif
     }
+
+    #if os(Linux)
+    /// `setpriority(PRIO_PROCESS, 0, nice)`: on Linux, for the calling thread only.
+    private static func setCurrentThreadNice(_ nice: Int32) {
+        #if canImport(Glibc)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
+        #else
+        _ = setpriority(PRIO_PROCESS, 0, nice)  // Musl: plain Int32 macros
+        #endif
+    }
+    #endif
 }

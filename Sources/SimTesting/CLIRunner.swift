@@ -22,6 +22,23 @@ public enum CLIRunner {
         return nil
     }
 
+    /// The first line a started `serve` writes to `out` (`vietmap-sim listening on …`), read as
+    /// it arrives; what came before end of file when the process ended first.
+    public static func readyLine(_ out: Pipe) -> String {
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text.split(separator: "\n").first.map(String.init) ?? text
+    }
+
+    /// The base URL of a started `serve` from its ready line (`http://127.0.0.1:PORT`).
+    public static func baseURL(_ out: Pipe) -> String {
+        String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
+    }
+
     /// Runs `executable` with `arguments` (in `directory`, with `environment` added to this
     /// process's) until it exits.
     public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,

@@ -1,3 +1,5 @@
+import ContractKit
+
 /// "Did you mean" for a mistyped command or option: the closest known name within two edits
 /// (`--prot` → `--port`, `serv` → `serve`), or one the typed text is a prefix of.
 enum Suggestion {
@@ -6,7 +8,7 @@ enum Suggestion {
         let typed = typed.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = candidate.hasPrefix(typed) && typed.count >= 3 ? 1 : editDistance(typed, candidate.lowercased())
+            let distance = candidate.hasPrefix(typed) && typed.count >= 3 ? 1 : ContractKit.editDistance(typed, candidate.lowercased())
             guard distance <= min(2, max(1, (candidate.count + 1) / 2)) else { continue }
             if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.name) {
                 best = (candidate, distance)
@@ -18,21 +20,5 @@ enum Suggestion {
     /// "; did you mean 'X'?" or "".
     static func hint(for typed: String, in candidates: some Sequence<String>, prefix: String = "") -> String {
         nearest(to: typed, in: candidates).map { "; did you mean '\(prefix)\($0)'?" } ?? ""
-    }
-
-    /// Levenshtein distance.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

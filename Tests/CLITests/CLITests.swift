@@ -23,15 +23,7 @@ final class CLITests: XCTestCase {
     }
 
     /// The first line `serve` prints on `out` (its ready line), or what came before the pipe closed.
-    func readyLine(_ out: Pipe) -> String {
-        var line = ""
-        while !line.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        return line.split(separator: "\n").first.map(String.init) ?? line
-    }
+    func readyLine(_ out: Pipe) -> String { CLIRunner.readyLine(out) }
 
     func testHelpTexts() throws {
         let main = try run(["--help"])

@@ -35,13 +35,7 @@ final class ReadmeExamplesCLITests: XCTestCase {
         process.standardOutput = out
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        var ready = ""
-        while !ready.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            ready += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = String(ready.split(separator: "\n")[0].dropFirst("vietmap-sim listening on ".count))
+        let base = CLIRunner.baseURL(out)
         let script = "set -euo pipefail\n" + block.replacingOccurrences(of: "http://127.0.0.1:8080", with: base)
             .replacingOccurrences(of: "curl -s ", with: "curl -sf ")
             .replacingOccurrences(of: "curl '", with: "curl -sf '")

@@ -23,13 +23,7 @@ final class RequestLogCLITests: XCTestCase {
         process.standardError = errors
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        var ready = ""
-        while !ready.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            ready += String(decoding: chunk, as: UTF8.self)
-        }
-        let base = String(ready.split(separator: "\n")[0].dropFirst("vietmap-sim listening on ".count))
+        let base = CLIRunner.baseURL(out)
         let secret = "my-secret-key-123"
         _ = try await URLSession.shared.data(from: URL(string: "\(base)/api/autocomplete/v4?apikey=\(secret)&text=ben")!)
         _ = try await URLSession.shared.data(from: URL(string: "\(base)/api/route/v4?apikey=scenario:empty-route&point=10.7725,106.6980&point=10.7798,106.6990")!)
