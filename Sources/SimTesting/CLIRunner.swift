@@ -39,6 +39,26 @@ public enum CLIRunner {
         String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
     }
 
+    /// `/usr/bin/curl --silent --show-error --max-time SECONDS ARGUMENTS…` with no proxy taken from
+    /// the environment: its exit status and its output (stdout and stderr together).
+    public static func curl(_ arguments: [String], maxTime seconds: Int = 10) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--show-error", "--max-time", String(seconds)] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] {
+            environment[name] = nil
+        }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Runs `executable` with `arguments` (in `directory`, with `environment` added to this
     /// process's) until it exits.
     public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,

@@ -46,21 +46,7 @@ extension CLITests {
 
     /// curl without any proxy from the environment: exit status and output.
     private func hardeningCurl(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "20"] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"] {
-            environment[name] = nil
-        }
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLIRunner.curl(arguments, maxTime: 20)
     }
 
     func testTheAdminAPIIsNotReachableThroughTheProxy() throws {

@@ -10,16 +10,8 @@ final class OSMLimitsTests: XCTestCase {
 
     override func setUpWithError() throws { scratch = try makeScratchDirectory() }
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
-    private func refusal(_ url: URL) -> OSMReadError? {
-        var stats = OSMStats()
-        do {
-            try OSMReader.read(url, handler: &stats)
-            return nil
-        } catch {
-            return error
-        }
-    }
 
     private func xml(_ name: String, _ body: String) throws -> URL {
         let url = scratch.appendingPathComponent(name)

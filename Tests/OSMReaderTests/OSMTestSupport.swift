@@ -68,6 +68,17 @@ struct OSMStats: OSMHandler {
 }
 
 /// A scratch directory for malformed inputs, removed by the caller.
+/// Reads `url` to the end: the reader's error, or nil when every element was delivered.
+func readRefusal(_ url: URL) -> OSMReadError? {
+    var stats = OSMStats()
+    do {
+        try OSMReader.read(url, handler: &stats)
+        return nil
+    } catch {
+        return error
+    }
+}
+
 func makeScratchDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("OSMReaderTests-\(UUID().uuidString)")

@@ -10,17 +10,8 @@ final class OutOfRangeCoordinateTests: XCTestCase {
 
     override func setUpWithError() throws { scratch = try makeScratchDirectory() }
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
-    /// Reads `url` to the end; the error, or nil when every element was delivered.
-    private func refusal(_ url: URL) -> OSMReadError? {
-        var stats = OSMStats()
-        do {
-            try OSMReader.read(url, handler: &stats)
-            return nil
-        } catch {
-            return error
-        }
-    }
 
     private func xml(_ name: String, lat: String, lon: String) throws -> URL {
         let url = scratch.appendingPathComponent(name)

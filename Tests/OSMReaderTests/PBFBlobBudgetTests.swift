@@ -12,16 +12,8 @@ final class PBFBlobBudgetTests: XCTestCase {
 
     override func setUpWithError() throws { scratch = try makeScratchDirectory() }
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
-    private func refusal(_ url: URL) -> OSMReadError? {
-        var stats = OSMStats()
-        do {
-            try OSMReader.read(url, handler: &stats)
-            return nil
-        } catch {
-            return error
-        }
-    }
 
     /// `ways` highways of `nodes` nodes each, alternating between two nodes: a few KB of zlib.
     private func alternatingWays(_ name: String, ways: Int, nodes: Int) throws -> URL {
