@@ -34,6 +34,17 @@ public enum CLIRunner {
         return text.split(separator: "\n").first.map(String.init) ?? text
     }
 
+    /// The first `count` lines a started process writes to `out` (fewer if it ends first).
+    public static func firstLines(_ out: Pipe, count: Int) -> [String] {
+        var text = ""
+        while text.split(separator: "\n").count < count {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// The base URL of a started `serve` from its ready line (`http://127.0.0.1:PORT`).
     public static func baseURL(_ out: Pipe) -> String {
         String(readyLine(out).dropFirst("vietmap-sim listening on ".count))

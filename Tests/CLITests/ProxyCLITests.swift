@@ -21,13 +21,8 @@ extension CLITests {
         try process.run()
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 
-        var text = ""
-        while text.split(separator: "\n").count < 2 {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let lines = text.split(separator: "\n").map(String.init)
+        let lines = CLIRunner.firstLines(out, count: 2)
+        let text = lines.joined(separator: "\n")
         XCTAssertEqual(lines.count, 2, text)
         guard lines.count == 2 else { return }
         XCTAssertTrue(lines[0].hasPrefix("vietmap-sim listening on http://127.0.0.1:"), lines[0])
@@ -90,13 +85,8 @@ extension CLITests {
         process.standardError = Pipe()
         try process.run()
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        var text = ""
-        while text.split(separator: "\n").count < 2 {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let lines = text.split(separator: "\n").map(String.init)
+        let lines = CLIRunner.firstLines(out, count: 2)
+        let text = lines.joined(separator: "\n")
         guard lines.count == 2 else { return XCTFail(text) }
         let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
         XCTAssertTrue(base.hasPrefix("https://"), base)

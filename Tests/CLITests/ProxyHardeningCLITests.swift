@@ -29,13 +29,8 @@ extension CLITests {
         process.standardError = err
         try process.run()
         addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        var text = ""
-        while text.split(separator: "\n").count < 2 {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        let lines = text.split(separator: "\n").map(String.init)
+        let lines = CLIRunner.firstLines(out, count: 2)
+        let text = lines.joined(separator: "\n")
         guard lines.count >= 2, let direct = UInt16(lines[0].split(separator: ":").last ?? ""),
               let proxy = UInt16(lines[1].split(separator: ":").last?.split(separator: " ").first ?? "") else {
             throw XCTSkip("serve did not start: \(text)")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import SimTesting
 import XCTest
 
 /// HTTPS with a generated local CA. FoundationNetworking (libcurl underneath) has no
@@ -152,15 +153,6 @@ final class TLSTests: XCTestCase {
     }
 
     private func curl(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error", "--max-time", "10", "--noproxy", "*"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLIRunner.curl(["--noproxy", "*"] + arguments)
     }
 }
