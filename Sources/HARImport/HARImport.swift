@@ -193,7 +193,10 @@ public enum HARImport {
         guard let method = request["method"]?.stringValue else { throw .init("request.method is missing") }
         guard let rawURL = request["url"]?.stringValue else { throw .init("request.url is missing") }
         guard let url = SplitURL(rawURL) else { throw .init("request.url \"\(rawURL.prefix(80))\" is not an absolute URL") }
-        guard let endpoint = APIEndpoint.allCases.first(where: { url.path.hasSuffix($0.path) || url.path.hasSuffix($0.path + "/") })
+        // The wire home decides (Directions v5 included); a path under a prefix (`/proxy/api/…`)
+        // is read from its `/api/` on.
+        guard let endpoint = APIEndpoint(path: url.path)
+            ?? url.path.range(of: "/api/").flatMap({ APIEndpoint(path: String(url.path[$0.lowerBound...])) })
         else { return .skipped("other path") }
         if !options.hosts.isEmpty, !options.hosts.contains(where: { url.matchesHost($0) }) {
             return .skipped("other host", host: url.port.map { "\(url.host):\($0)" } ?? url.host)
@@ -201,7 +204,13 @@ public enum HARImport {
         guard method.uppercased() == "GET" else { return .skipped(String(method.uppercased().prefix(16))) }
         // The browser answered from its own cache: the server never saw the request.
         if let cache = entry["_fromCache"]?.stringValue, !cache.isEmpty { return .skipped("from the browser cache") }
-        let query = try parameters(url: url, request: request)
+        var query = try parameters(url: url, request: request)
+        if endpoint == .directionsV5 {
+            // The route is in the path: matched as `profile` and `coordinates` (ScenarioEngine).
+            let apiPath = url.path.range(of: APIEndpoint.directionsV5.path).map { String(url.path[$0.lowerBound...]) } ?? url.path
+            guard let path = DirectionsPath(path: apiPath.removingPercentEncoding ?? apiPath) else { return .skipped("other path") }
+            query += [(DirectionsPath.profileParameter, path.profile), (DirectionsPath.coordinatesParameter, path.coordinates)]
+        }
         guard let response = entry["response"], case .object = response else { throw .init("has no response object") }
         guard let status = response["status"]?.intValue else { throw .init("response.status is missing or not an integer") }
         let latency = try milliseconds(entry, timing: options.timing)

@@ -315,12 +315,22 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// Why matching `request` against its scenario may be heavy work — its candidate rules'
     /// `regex` conditions could cost more than `heavyRegexSteps` on its values — or nil. Linear in
     /// the request and the candidate rules; runs no pattern.
+    /// The parameters a rule's `params` (and `exact`) see: the query, and for Directions v5 the two
+    /// values its path carries, as `profile` (`mapbox/driving-traffic`) and `coordinates`
+    /// (`106.69,10.77;106.70,10.78`) — so a rule, and a replay of a captured call, can tell routes apart.
+    static func matchedParameters(_ request: HTTPRequest, endpoint: APIEndpoint?) -> QueryParameters {
+        guard endpoint == .directionsV5, let path = DirectionsPath(path: request.path) else { return request.query }
+        return QueryParameters(request.query.items + [(DirectionsPath.profileParameter, path.profile),
+                                                      (DirectionsPath.coordinatesParameter, path.coordinates)])
+    }
+
     public func heavyMatchingReason(for request: HTTPRequest) -> String? {
         let library = self.library
         guard library.hasRegexConditions, case .selected(let selection, let forwarded) = ScenarioSelection.select(
             request, library: library, defaultName: activeScenario, apiKeys: configuration.apiKeys,
             boundKeys: configuration.boundKeys), let scenario = library.scenario(named: selection.name) else { return nil }
-        let steps = min(scenario.regexSteps(endpoint: APIEndpoint(path: forwarded.path), query: request.query),
+        let endpoint = APIEndpoint(path: forwarded.path)
+        let steps = min(scenario.regexSteps(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint)),
                         ScenarioLimits.regexStepsPerRequest)
         return steps > Self.heavyRegexSteps ? "scenario '\(selection.name.prefix(60))' may test regexes for \(steps) steps" : nil
     }
@@ -375,7 +385,8 @@ public final class ScenarioEngine: @unchecked Sendable {
             let seed = configuration.seed ?? scenario.seed ?? 0
             let state = states.state(for: scenario, clientKey: selection.clientKey, apiKey: selection.stateKey, seed: seed)
             let now = Self.pace(of: request).map { state.pacedNow(stepMilliseconds: $0) } ?? arrival
-            let decision = state.decide(endpoint: endpoint, query: request.query, apiKey: selection.stateKey, now: now)
+            let decision = state.decide(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint),
+                                        apiKey: selection.stateKey, now: now)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in

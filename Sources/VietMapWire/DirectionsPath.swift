@@ -6,6 +6,16 @@ public struct DirectionsPath: Sendable, Equatable {
     /// The coordinate list as sent, without `.json` (`106.70,10.77;106.69,10.78`).
     public var coordinates: String
 
+    /// The names under which scenario rules and captured exchanges hold the two path values
+    /// beside the query's parameters (Directions v5 has no query parameter of either name).
+    public static let profileParameter = "profile"
+    public static let coordinatesParameter = "coordinates"
+
+    /// The path of `profile` and `coordinates` under the endpoint (`…/v5/mapbox/driving/106.7,10.7;106.6,10.8.json`).
+    public static func path(profile: String, coordinates: String) -> String {
+        APIEndpoint.directionsV5.path + "/" + profile + "/" + coordinates + ".json"
+    }
+
     /// Reads the segments after the endpoint's path; nil when `path` is not under it or has no
     /// `profile/coordinates` pair. `path` is as `HTTPRequest.path` holds it (percent-decoded);
     /// the coordinates may lack `.json`, and trailing `/`s are ignored.

@@ -21,7 +21,8 @@ extension Usage {
                   Prints the scenario, or writes it to --out (whole or not at all); a summary
                   goes to stderr. --name (default: the file's name); --host HOST (repeatable,
                   host or host:port; default maps.vietmap.vn; '*' any host) keeps entries of
-                  those hosts whose path is /api/autocomplete|place|route/v4; --unmatched
+                  those hosts whose path is one of the API's endpoints (`vietmap-sim --help`;
+                  Directions v5 matched by its route too); --unmatched
                   not-found answers other requests 404 instead of simulating them; --timing
                   total replays the whole entry time (default wait: time to first byte),
                   none no delays (longer than 10 minutes: 10 minutes, with a warning).
