@@ -118,11 +118,28 @@ public final class PlaceSearch: Sendable {
         }
         // (Not for a category query: "ngân hàng" asks for any bank, not one named so.)
         if TextFolding.hasAccents(query.text), !isCategory(readings[0]) { applyToneRule(&results, text: query.text) }
+        keepInsideNamedUnits(&results, readings: readings)
         results.sort { $0.score != $1.score ? $0.score > $1.score : $0.row < $1.row }
         if query.focus != nil { nearestAmongEquals(&results, window: query.limit * 3) }
         return distinct(results, format: query.format, limit: query.limit).map {
             SearchResult(place: index.places.record($0.row), distanceMeters: $0.distance, score: $0.score)
         }
+    }
+
+    /// A query that names its units explicitly ("phố Hàng Bạc, Hoàn Kiếm", "… Q1", "…, Hà Nội") keeps
+    /// only the results inside one of them — when at least one result is inside. When none is (a
+    /// unit misremembered, or one the data does not cover), the list stays as ranked: the places
+    /// outside, below the unit malus, are better than nothing. A unit guessed from the last words
+    /// without a comma or level word ("Hàng Bạc Hoàn Kiếm") does not filter, nor is a name holding every
+    /// word as typed dropped: the unit may be part of a name ("Phở Hà Nội" in HCMC).
+    private func keepInsideNamedUnits(_ results: inout [Ranked], readings: [QueryReading]) {
+        guard let units = readings.first(where: { $0.understood && $0.penalty == 0 && !$0.units.isEmpty && !$0.words.isEmpty })?.units
+        else { return }
+        let places = index.places
+        func isInside(_ result: Ranked) -> Bool { units.contains { Self.lies(result.row, in: $0, places) } }
+        guard results.contains(where: isInside) else { return }
+        // (A name holding every word as typed stays: "pho hanoi" is also the restaurant "Phở Hà Nội" in HCMC.)
+        results = results.filter { $0.literal || isInside($0) }
     }
 
     /// The places whose name begins with the typed text as typed (with its accents, when it has
@@ -341,7 +358,9 @@ public final class PlaceSearch: Sendable {
             }
             let anywhere = nameConditions(reading, in: [.name, .address])
             // (Only when the unit was named explicitly and the unfiltered stage was cut short.)
-            if !reading.units.isEmpty && reading.penalty == 0 && nameMatches == Self.candidatesPerStage {
+            // (And for the street of an address in named units: all its name matches may be elsewhere.)
+            if !reading.units.isEmpty && reading.penalty == 0 && nameMatches == Self.candidatesPerStage
+                || !reading.units.isEmpty && reading.penalty == QueryReader.streetFallbackPenalty {
                 let inUnits = filter.within(reading.units)
                 _ = collect(inName, limit: Self.candidatesPerStage / 2, filter: inUnits)
                 _ = collect(anywhere, limit: Self.candidatesPerStage / 2, filter: inUnits)
@@ -357,6 +376,8 @@ public final class PlaceSearch: Sendable {
         var score: Double
         /// Some reading without a penalty found every word in its name.
         var complete: Bool
+        /// Every word as typed (the literal reading) is in its name ("Phở Hà Nội" for "pho hanoi").
+        var literal = false
         /// The tone rule's verdict: 1 the typed accents, -1 other accents, 0 neither.
         var tone: Int8 = 0
     }
@@ -367,6 +388,7 @@ public final class PlaceSearch: Sendable {
         struct Entry {
             var best: (value: Double, coverage: Double, distance: Double?)?
             var anyComplete = false
+            var literalComplete = false
             /// The candidate was outside the query's circle.
             var outside = false
             var readingsScored = 0
@@ -445,6 +467,7 @@ public final class PlaceSearch: Sendable {
                         }
                     }
                     entry.anyComplete = entry.anyComplete || (complete && reading.penalty == 0)
+                    if r == 0 && complete { entry.literalComplete = true }
                     if entry.best == nil || value > entry.best!.value { entry.best = (value, coverage, distance) }
                 }
                 entry.readingsScored = readings.count
@@ -456,7 +479,8 @@ public final class PlaceSearch: Sendable {
         for (i, entry) in ranking.entries.enumerated() where !entry.outside {
             guard let best = entry.best else { continue }
             if anyWordStage && best.coverage < 0.5 { continue }
-            results.append(Ranked(row: candidates.rows[i], distance: best.distance, score: best.value, complete: entry.anyComplete))
+            results.append(Ranked(row: candidates.rows[i], distance: best.distance, score: best.value, complete: entry.anyComplete,
+                                  literal: entry.literalComplete))
         }
         // With a focus, nothing far away comes first when something near it matches as well.
         if query.focus != nil,

@@ -27,7 +27,9 @@ struct QueryReading: Sendable {
 ///   `Saigon`, `HN`, `Hanoi`) and unit names after a comma become a place constraint, not words
 ///   the name must contain;
 /// - street initialisms derived from the data (`CMT8`, `NKKN`, `NTMK`) and dates (`3/2`) expand
-///   to the street's name.
+///   to the street's name;
+/// - with units named, an address's leading house number is also dropped: the street itself, in
+///   case the data lacks that number ("36 hàng bạc, hoàn kiếm, hà nội").
 struct QueryReader: Sendable {
     let admin: AdminDirectory
     let initials: StreetInitials
@@ -138,11 +140,35 @@ struct QueryReader: Sendable {
         for (e, replacedLast) in abbreviated where e != words {
             result.append(QueryReading(words: e, units: understoodUnits, understood: true, lastIsPrefix: !lastConsumed && !replacedLast))
         }
+        // 7. A house number with a street in named units ("36 hàng bạc, hoàn kiếm, hà nội"): the
+        // street itself, in case the data lacks that number (below the address when it has it).
+        if !units.isEmpty, let street = Self.withoutHouseNumber(words) {
+            result.append(QueryReading(words: street, units: units, understood: true, lastIsPrefix: !lastConsumed,
+                                       penalty: Self.streetFallbackPenalty))
+        }
         if let t = trailing, !t.words.isEmpty {
             understoodUnits += t.units
             result.append(QueryReading(words: t.words, units: understoodUnits, understood: true, lastIsPrefix: false, penalty: 0.05))
+            if let street = Self.withoutHouseNumber(t.words) {
+                result.append(QueryReading(words: street, units: understoodUnits, understood: true, lastIsPrefix: false,
+                                           penalty: 0.05 + Self.streetFallbackPenalty))
+            }
         }
         return result
+    }
+
+    /// Taken off the street reading of an address whose house number was dropped.
+    static let streetFallbackPenalty = 0.1
+
+    /// The words after a leading house number ("36", "22/1" folded to "22 1", "12a") and the generic
+    /// words after it, when at least one name word of two letters or more remains; else `nil`.
+    static func withoutHouseNumber(_ words: [String]) -> [String]? {
+        var start = 0
+        while start < words.count, start < 2, words[start].first?.isNumber == true { start += 1 }
+        guard start > 0 else { return nil }
+        let rest = droppingGeneric(Array(words[start...]))
+        guard rest.contains(where: { $0.count >= 2 && $0.first?.isNumber != true }) else { return nil }
+        return rest
     }
 
     /// Whether the text ends in a number joined to the one before by a slash ("22/1", "97/2b").

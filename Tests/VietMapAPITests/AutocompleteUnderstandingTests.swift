@@ -155,4 +155,36 @@ final class AutocompleteUnderstandingTests: XCTestCase {
         XCTAssertTrue(names(company).contains("Cty TNHH Minh Bách"), "\(names(company))")
         XCTAssertFalse(names(company).contains { $0.contains("minhbach.vn") })
     }
+
+    func displays(_ items: [JSONValue]) -> [String] { items.compactMap { $0["display"]?.stringValue } }
+
+    /// An address whose house number the data lacks falls back to its street in the named
+    /// district and city, before unrelated places (issue #37 item 7): the street in the top 3 and
+    /// every result inside the named city.
+    func testAnAddressWithAnUnknownHouseNumberFindsItsStreetInTheNamedUnits() async throws {
+        for (text, street, city) in [("36 hang bac, hoan kiem, ha noi", "Hàng Bạc", "Hà Nội"),
+                                     ("12 hang dao, hoan kiem, ha noi", "Hàng Đào", "Hà Nội"),
+                                     ("250 ly tu trong, quan 1, ho chi minh", "Lý Tự Trọng", "Hồ Chí Minh")] {
+            let shown = displays(try await autocomplete(text))
+            XCTAssertTrue(shown.prefix(3).contains { $0.hasPrefix(street) }, "\(text): \(shown)")
+            XCTAssertFalse(shown.isEmpty, text)
+            for display in shown { XCTAssertTrue(display.contains(city), "\(text): \(display)") }
+        }
+        let hangBac = displays(try await autocomplete("36 hang bac, hoan kiem, ha noi"))
+        XCTAssertTrue(hangBac.prefix(3).contains { $0.hasPrefix("Hàng Bạc") && $0.contains("Phường Hoàn Kiếm") }, "\(hangBac)")
+    }
+
+    /// A street with its district keeps the results inside the district's city: no café "pho" in
+    /// HCMC, no ward of another province.
+    func testAStreetWithItsDistrictKeepsResultsInside() async throws {
+        for (text, street, city) in [("phố Hàng Bạc, Hoàn Kiếm", "Hàng Bạc", "Hà Nội"), ("phố Hàng Đào, Hoàn Kiếm", "Hàng Đào", "Hà Nội"),
+                                     ("Lý Tự Trọng, Quận 1", "Lý Tự Trọng", "Hồ Chí Minh")] {
+            let shown = displays(try await autocomplete(text))
+            XCTAssertTrue(shown.prefix(3).contains { $0.hasPrefix(street) }, "\(text): \(shown)")
+            for display in shown { XCTAssertTrue(display.contains(city), "\(text): \(display)") }
+        }
+        // A unit named without a match inside it keeps the ranked list (better than nothing).
+        let elsewhere = try await autocomplete("Hàng Bạc, Quận 1")
+        XCTAssertFalse(elsewhere.isEmpty)
+    }
 }
