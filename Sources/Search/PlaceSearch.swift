@@ -127,7 +127,8 @@ public final class PlaceSearch: Sendable {
     }
 
     /// A query that names its units explicitly ("phố Hàng Bạc, Hoàn Kiếm", "… Q1", "…, Hà Nội") keeps
-    /// only the results inside one of them — when at least one result is inside. When none is (a
+    /// only the results inside the city (province) of one of them — when at least one result is
+    /// inside a named unit; those outside the unit but in its city rank below it (the unit malus). When none is (a
     /// unit misremembered, or one the data does not cover), the list stays as ranked: the places
     /// outside, below the unit malus, are better than nothing. A unit guessed from the last words
     /// without a comma or level word ("Hàng Bạc Hoàn Kiếm") does not filter, nor is a name holding every
@@ -138,8 +139,16 @@ public final class PlaceSearch: Sendable {
         let places = index.places
         func isInside(_ result: Ranked) -> Bool { units.contains { Self.lies(result.row, in: $0, places) } }
         guard results.contains(where: isInside) else { return }
+        // The city of each unit: a place of the city outside a named district or ward stays, below
+        // the unit malus (a place near a boundary may carry another district's code than the one typed).
+        func inCity(_ result: Ranked) -> Bool {
+            units.contains { unit in
+                let province = unit.level == .province ? unit.code : unit.provinceCode
+                return (unit.scheme == .new ? places.newProvince(result.row) : places.oldProvince(result.row)) == province
+            }
+        }
         // (A name holding every word as typed stays: "pho hanoi" is also the restaurant "Phở Hà Nội" in HCMC.)
-        results = results.filter { $0.literal || isInside($0) }
+        results = results.filter { $0.literal || inCity($0) }
     }
 
     /// The places whose name begins with the typed text as typed (with its accents, when it has
