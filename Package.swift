@@ -13,6 +13,8 @@ import PackageDescription
 ///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
+///   CCairo, CZlib → MapTiles            (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
+///   CFreeType → MapGlyphs               (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType)
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
 ///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
@@ -56,6 +58,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
 
         .target(name: "Platform"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS", "Platform"]),
@@ -78,6 +82,8 @@ let package = Package(
         .target(name: "EmbeddedFiles", dependencies: ["CZlib"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
+        .target(name: "MapTiles", dependencies: ["CCairo", "CZlib"]),
+        .target(name: "MapGlyphs", dependencies: ["CFreeType"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
@@ -126,6 +132,8 @@ let package = Package(
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
+        .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )

@@ -1,0 +1,1 @@
+// Placeholder: the glyph PBF generator (FreeType SDF) lands here.

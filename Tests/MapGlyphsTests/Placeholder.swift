@@ -1,0 +1,2 @@
+// Tests of the glyph PBF generator land here.
+import XCTest
