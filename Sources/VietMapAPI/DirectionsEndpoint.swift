@@ -10,7 +10,8 @@ import VietMapWire
 /// `InvalidInput` 422.
 ///
 /// Beyond route v4: `radiuses` bound each waypoint's snapping, `bearings` keep only road segments
-/// travelled within the given direction (`BearingFilter`) and make the route leave in it. The router has no alternatives, so
+/// travelled within the given direction (`BearingFilter`; Mapbox's `degrees,range` or the iOS
+/// SDK's `accuracy,heading`, `DirectionsBearingOrder`) and make the route leave in it. The router has no alternatives, so
 /// `alternatives=true` still answers one route.
 struct DirectionsEndpoint {
     /// nil: the dataset has no roads.
@@ -18,8 +19,10 @@ struct DirectionsEndpoint {
     let limits: RouteEndpoint.Limits
 
     /// The answer body and how many search states were settled (for `Server-Timing`).
-    func respond(path: String, _ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
-        let query = try DirectionsQuery(path: path, parameters, maxPoints: limits.maxPoints,
+    /// `userAgent` tells how the client orders a `bearings` item (`DirectionsBearingOrder`).
+    func respond(path: String, _ parameters: RequestParameters, userAgent: String?) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
+        let query = try DirectionsQuery(path: path, parameters, bearingOrder: DirectionsBearingOrder(userAgent: userAgent),
+                                        maxPoints: limits.maxPoints,
                                         maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         guard let network else { throw .directions(.noSegment, "this dataset has no roads") }
         let graph = network.graph

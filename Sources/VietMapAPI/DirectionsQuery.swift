@@ -23,7 +23,8 @@ struct DirectionsQuery {
     /// The `language` asked for (the text is Vietnamese whatever it is).
     var language: String
     var alternatives: Bool
-    /// Per waypoint: the direction of travel snapping must allow (nil: any).
+    /// Per waypoint: the direction of travel snapping must allow (nil: any), its two numbers read
+    /// in `bearingOrder` where both orders are valid (`DirectionsBearingOrder`).
     var bearings: [BearingFilter?]
     /// Per waypoint: the snapping radius in metres.
     var radiuses: [Double]
@@ -46,7 +47,8 @@ struct DirectionsQuery {
     static let unlimitedRadius = 100_000.0
     static let supportedAnnotations = ["distance", "duration", "speed", "congestion"]
 
-    init(path: String, _ parameters: RequestParameters, maxPoints: Int, maxSnapDistanceMeters: Double) throws(APIError) {
+    init(path: String, _ parameters: RequestParameters, bearingOrder: DirectionsBearingOrder = .degreesRange,
+         maxPoints: Int, maxSnapDistanceMeters: Double) throws(APIError) {
         guard let parts = DirectionsPath(path: path) else {
             throw .directions(.invalidInput, "the path must be \(APIEndpoint.directionsV5.path)/{profile}/{lng,lat;lng,lat}.json")
         }
@@ -104,10 +106,10 @@ struct DirectionsQuery {
             let items = try Self.perWaypoint(text, .bearings, count: count)
             for (index, item) in items.enumerated() where !item.isEmpty {
                 let pair = item.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0)) }
-                guard pair.count == 2, let degrees = pair[0], let range = pair[1], (0...360).contains(degrees), (0...180).contains(range) else {
-                    throw .directions(.invalidInput, "bearings item \(index) must be 'degrees,range' with 0≤degrees≤360 and 0≤range≤180, got '\(item.prefix(20))'")
+                guard pair.count == 2, let first = pair[0], let second = pair[1], let read = bearingOrder.read(first, second) else {
+                    throw .directions(.invalidInput, "bearings item \(index) must be 'degrees,range' (0≤degrees≤360, 0≤range≤180) or, from VietMap's iOS SDK, 'accuracy,heading' (0≤accuracy≤180, 0≤heading≤360), got '\(item.prefix(20))'")
                 }
-                bearings[index] = BearingFilter(degrees: degrees, tolerance: range)
+                bearings[index] = BearingFilter(degrees: read.degrees, tolerance: read.range)
             }
         }
         radiuses = Array(repeating: maxSnapDistanceMeters, count: count)

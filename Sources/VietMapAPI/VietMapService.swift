@@ -150,7 +150,7 @@ public final class VietMapService: Sendable {
                 let (routeBody, settled) = try route.respond(parameters)
                 return Self.searched(routeBody, settled: settled)
             case .directionsV5:
-                let (directionsBody, settled) = try directions.respond(path: request.path, parameters)
+                let (directionsBody, settled) = try directions.respond(path: request.path, parameters, userAgent: request.headers["User-Agent"])
                 return Self.searched(directionsBody, settled: settled)
             case .reverse, .reverseV3:
                 body = try reverse.respond(parameters, endpoint: endpoint)

@@ -66,7 +66,8 @@ public struct APIParameter: Sendable, Hashable {
     public static let voiceUnits = APIParameter("voice_units")
     public static let language = APIParameter("language")
     public static let alternatives = APIParameter("alternatives")
-    /// `deg,range;…` per waypoint, empty items allowed.
+    /// `deg,range;…` per waypoint, empty items allowed (VietMap's iOS SDK: `accuracy,heading`,
+    /// `DirectionsBearingOrder`).
     public static let bearings = APIParameter("bearings")
     /// Metres or `unlimited` per waypoint, `;`-separated.
     public static let radiuses = APIParameter("radiuses")

@@ -37,18 +37,20 @@ final class SimulatorHarness: @unchecked Sendable {
         session = URLSession(configuration: sessionConfiguration)
     }
 
-    /// GET `path` with `items` percent-encoded by URLComponents.
-    func get(_ path: String, _ items: [(String, String)]) async throws -> Reply {
+    /// GET `path` with `items` percent-encoded by URLComponents (and `headers` set).
+    func get(_ path: String, _ items: [(String, String)], headers: [String: String] = [:]) async throws -> Reply {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
         // URLComponents leaves '+' alone; the server would read it as a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return try await get(rawURL: components.url!.absoluteString)
+        return try await get(rawURL: components.url!.absoluteString, headers: headers)
     }
 
     /// GET a URL exactly as written (for malformed encodings).
-    func get(rawURL: String) async throws -> Reply {
-        let (data, response) = try await session.data(from: URL(string: rawURL)!)
+    func get(rawURL: String, headers: [String: String] = [:]) async throws -> Reply {
+        var request = URLRequest(url: URL(string: rawURL)!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
         return Reply(status: http.statusCode, headers: http.allHeaderFields as? [String: String] ?? [:], data: data)
     }
