@@ -77,7 +77,8 @@ final class FreeTypeFont: @unchecked Sendable {
             let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
             var coverage = [UInt8](repeating: 0, count: width * rows)
             if width > 0, rows > 0 {
-                guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue), let buffer = bitmap.buffer else { return nil }
+                // The smooth renderer writes 8-bit gray rows top-down (pitch ≥ width); anything else is skipped.
+                guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue), pitch >= width, let buffer = bitmap.buffer else { return nil }
                 for y in 0..<rows {
                     for x in 0..<width { coverage[y * width + x] = buffer[y * pitch + x] }
                 }
