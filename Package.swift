@@ -14,7 +14,7 @@ import PackageDescription
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door)
 ///   Polyline                            (Google encoded polyline codec)
 ///   CCairo, CZlib → MapTiles            (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
-///   CFreeType → MapGlyphs               (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType)
+///   CFreeType, EmbeddedFiles → MapGlyphs  (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType; no HTTP)
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
 ///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "CZlib"]),
-        .target(name: "MapGlyphs", dependencies: ["CFreeType"]),
+        .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),

@@ -1,1 +1,0 @@
-// Placeholder: the glyph PBF generator (FreeType SDF) lands here.

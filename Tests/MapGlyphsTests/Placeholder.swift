@@ -1,2 +1,0 @@
-// Tests of the glyph PBF generator land here.
-import XCTest
