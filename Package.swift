@@ -7,6 +7,7 @@ import PackageDescription
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
 ///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
+///   SQLiteStore → MBTiles               (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
@@ -84,6 +85,7 @@ let package = Package(
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "CZlib"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType"]),
+        .target(name: "MBTiles", dependencies: ["SQLiteStore"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
@@ -134,6 +136,7 @@ let package = Package(
                                   "VietMapSimulator", "BuiltInScenarios"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
+        .testTarget(name: "MBTilesTests", dependencies: ["MBTiles", "MapTiles", "SQLiteStore"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
