@@ -31,7 +31,7 @@ import PackageDescription
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
-///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only; builds for iOS)
+///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
