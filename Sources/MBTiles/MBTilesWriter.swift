@@ -32,6 +32,8 @@ public final class MBTilesWriter {
     private var insertTile: Statement?
     private var upsertMetadata: Statement?
     private var pendingInBatch = 0
+    /// A `BEGIN` is open (it may hold no tile yet: the first insert of a batch can be refused).
+    private var inTransaction = false
     private var metadataNames: Set<String> = []
     private var format: String?
 
@@ -90,8 +92,9 @@ public final class MBTilesWriter {
         let statement = try openStatement(insertTile)
         guard let database else { throw .writerClosed }
         try guarded {
-            if pendingInBatch == 0 { try database.execute("BEGIN") }
+            if !inTransaction { try database.execute("BEGIN") }
         }
+        inTransaction = true
         do {
             try statement.bind(.integer(Int64(z)), .integer(Int64(x)),
                                .integer(Int64(MBTilesSchema.tmsRow(z: z, y: y))), .blob(data)).run()
@@ -156,9 +159,10 @@ public final class MBTilesWriter {
     // MARK: - Internals
 
     private func commitBatch() throws(MBTilesError) {
-        guard pendingInBatch > 0 else { return }
+        guard inTransaction else { return }
         guard let database else { throw .writerClosed }
         try guarded { try database.execute("COMMIT") }
+        inTransaction = false
         pendingInBatch = 0
     }
 

@@ -170,13 +170,15 @@ final class MBTilesTests: XCTestCase {
 
     func testDuplicateAndImpossibleTilesAreTypedErrors() throws {
         let target = path("dup.mbtiles")
-        let writer = try MBTilesWriter(path: target)
+        // One tile a batch: the refused duplicate is the first insert of a batch.
+        let writer = try MBTilesWriter(path: target, batchSize: 1)
         try writer.setMetadata(MBTilesMetadata(name: "dup", format: .png))
         try writer.addTile(z: 3, x: 1, y: 2, data: [1])
         XCTAssertThrowsError(try writer.addTile(z: 3, x: 1, y: 2, data: [9])) {
             guard case .duplicateTile(3, 1, 2) = $0 as? MBTilesError else { return XCTFail("\($0)") }
         }
         try writer.addTile(z: 3, x: 2, y: 2, data: [2])  // still usable after a duplicate
+        XCTAssertEqual(writer.tileCount, 2)
         for (z, x, y) in [(-1, 0, 0), (31, 0, 0), (3, 8, 0), (3, 0, -1)] {
             XCTAssertThrowsError(try writer.addTile(z: z, x: x, y: y, data: [])) {
                 guard case .invalidTile = $0 as? MBTilesError else { return XCTFail("\($0)") }
