@@ -7,6 +7,7 @@ import PackageDescription
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
 ///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
+///   SQLiteStore → MBTiles               (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
@@ -30,7 +31,7 @@ import PackageDescription
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, CZlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
-///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends; Foundation only; builds for iOS)
+///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   EmbedResources (plugin), embed-resources (its tool; CZlib): a target's Resources/ folder → Swift source
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
@@ -82,6 +83,7 @@ let package = Package(
         .target(name: "EmbeddedFiles", dependencies: ["CZlib"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
+        .target(name: "MBTiles", dependencies: ["SQLiteStore"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "CZlib"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
@@ -134,6 +136,7 @@ let package = Package(
                                   "VietMapSimulator", "BuiltInScenarios"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
+        .testTarget(name: "MBTilesTests", dependencies: ["MBTiles", "MapTiles", "SQLiteStore"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
