@@ -113,4 +113,23 @@ final class MapShapeTests: XCTestCase {
         XCTAssertEqual(tower?.levels, 29)
         XCTAssertEqual(tower?.heightMetres, 98)
     }
+
+    /// The whole city (PBF, not in the default dataset): the Saigon river is water, buildings and lines are kept.
+    func testWholeCityPBFShapes() throws {
+        let started = Date()
+        var source = MapShapeSource()
+        try source.read(DefaultData.hcmcPBF)
+        let shapes = MapShapes(source.shapes)
+        let bytes = shapes.serialized().count
+        var counts: [MapShapeKind: Int] = [:]
+        for i in 0..<shapes.count { counts[shapes.kind(i)!, default: 0] += 1 }
+        print("hcmc_2018.osm.pbf: \(shapes.count) map shapes, \(shapes.ringCount) rings, \(shapes.pointCount) points, \(bytes) bytes, "
+              + String(format: "%.2f s: ", Date().timeIntervalSince(started))
+              + MapShapeKind.allCases.compactMap { k in counts[k].map { "\(k) \($0)" } }.joined(separator: ", "))
+        let river = (0..<shapes.count).filter { shapes.kind($0) == .water && shapes.contains($0, latitude: 10.7740, longitude: 106.7080) }
+        print("water at Bạch Đằng: \(river.map { "\(shapes.osmID($0)) \(shapes.isRelation($0)) \(shapes.name($0))" })")
+        XCTAssertFalse(river.isEmpty, "the Saigon river off Bạch Đằng wharf is water")
+        XCTAssertGreaterThan(counts[.building] ?? 0, 1000)
+        XCTAssertGreaterThan(counts[.river] ?? 0, 0)
+    }
 }
