@@ -48,7 +48,7 @@ public struct DatasetBuilder: Sendable {
         let admin = AdminRegistry()
         var records: [Int] = Array(repeating: 0, count: inputs.count)
         var step = 0
-        // Each input, addressing, writing the places; then, for OSM inputs, each one's roads, the
+        // Each input, addressing, writing the places; then, for OSM inputs, each one's map shapes, each one's roads, the
         // road graph and its contraction; last the sections' directory and the seal.
         let osmInputs = zip(inputs, kinds).filter { $0.1 == .osmXML || $0.1 == .osmPBF }.map(\.0)
         let steps = inputs.count + 3 + (osmInputs.isEmpty ? 0 : 2 * osmInputs.count + 1 + (contractionHierarchies ? 1 : 0))
