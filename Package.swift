@@ -23,7 +23,7 @@ import PackageDescription
 ///   CZlib → PBFWriter                   (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
-///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle —, sections read in place, dataset location/caching)
+///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)

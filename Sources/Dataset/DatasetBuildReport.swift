@@ -45,6 +45,10 @@ public struct DatasetBuildReport: Sendable, CustomStringConvertible {
     /// Road graph size (graph nodes = junctions and way ends; 0 without OSM road input).
     public var roadNodes = 0
     public var roadEdges = 0
+    /// Map shapes stored (buildings, water, land use, waterways, railways; ``MapShapes``) by kind,
+    /// and the bytes of their section.
+    public var mapShapeCounts: [MapShapeKind: Int] = [:]
+    public var mapShapeBytes = 0
     /// Wall-clock seconds for the whole build.
     public var seconds: Double = 0
     /// Size of the written database file.
@@ -69,6 +73,10 @@ public struct DatasetBuildReport: Sendable, CustomStringConvertible {
         let derived = OldCodeSource.allCases.filter { $0 != .data }.map { "\($0.rawValue) \(oldCodeSources[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("old-format codes: \(oldCodesFromData) from data, \(oldCodesDerived) derived (\(derived); old district from data for \(oldDistrictFromData))")
         lines.append(roadNodes > 0 ? "road graph: \(roadNodes) nodes, \(roadEdges) edges" : "road graph: none (no OSM road input)")
+        if !mapShapeCounts.isEmpty {
+            let counts = MapShapeKind.allCases.compactMap { kind in mapShapeCounts[kind].map { "\(kind) \($0)" } }.joined(separator: ", ")
+            lines.append("map shapes: \(mapShapeCounts.values.reduce(0, +)) (\(counts)), \(mapShapeBytes) bytes")
+        }
         for note in notes { lines.append("note: \(note)") }
         return lines.joined(separator: "\n")
     }

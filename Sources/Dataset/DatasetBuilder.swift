@@ -48,10 +48,10 @@ public struct DatasetBuilder: Sendable {
         let admin = AdminRegistry()
         var records: [Int] = Array(repeating: 0, count: inputs.count)
         var step = 0
-        // Each input, addressing, writing the places; then, for OSM inputs, each one's roads, the
+        // Each input, addressing, writing the places; then, for OSM inputs, each one's map shapes, each one's roads, the
         // road graph and its contraction; last the sections' directory and the seal.
         let osmInputs = zip(inputs, kinds).filter { $0.1 == .osmXML || $0.1 == .osmPBF }.map(\.0)
-        let steps = inputs.count + 3 + (osmInputs.isEmpty ? 0 : osmInputs.count + 1 + (contractionHierarchies ? 1 : 0))
+        let steps = inputs.count + 3 + (osmInputs.isEmpty ? 0 : 2 * osmInputs.count + 1 + (contractionHierarchies ? 1 : 0))
         func announce(_ what: String) {
             MemoryWatch.returnFreedMemory()
             step += 1
@@ -156,6 +156,21 @@ public struct DatasetBuilder: Sendable {
             var writer = DatasetWriter(path: path, admin: admin, places: places, inputs: inputs, fingerprint: fingerprint)
             places = PlaceSources()  // the writer's copy is the only one: it drops it once the rows are written
             let sections = try writer.write(into: &report)
+            // The map shapes (buildings, water, land use…) before the roads: written and dropped first.
+            var shapeSource = MapShapeSource()
+            for url in osmInputs {
+                announce("reading the map shapes of \(url.lastPathComponent)")
+                let count = try shapeSource.read(url)
+                report.notes.append("\(url.lastPathComponent): \(count) map shapes")
+            }
+            if !osmInputs.isEmpty {
+                let shapes = MapShapes(shapeSource.shapes)
+                shapeSource = MapShapeSource()
+                let bytes = shapes.serialized()
+                try sections.append(name: MapShapes.sectionName, bytes)
+                for i in 0..<shapes.count { if let kind = shapes.kind(i) { report.mapShapeCounts[kind, default: 0] += 1 } }
+                report.mapShapeBytes = bytes.count
+            }
             var roads = RoadNetworkSource()
             for url in osmInputs {
                 announce("reading the roads of \(url.lastPathComponent)")

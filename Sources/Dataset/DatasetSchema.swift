@@ -18,7 +18,7 @@ public enum DatasetSchema {
     public static let schemaVersion = 11
 
     /// Version of the import logic; part of the source fingerprint so cached datasets are rebuilt.
-    public static let builderVersion = 17
+    public static let builderVersion = 18
 
     public static let createMeta = """
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,7 +98,8 @@ public enum DatasetSchema {
 
     // The road graph, its contraction hierarchies and the search index are no tables: they are
     // sections after the SQLite pages (`FileSections`: `road_graph`, `road_graph_ch.<vehicle>`,
-    // `search_index`), mapped and read in place by `serve`. Datasets of builder version ≤ 13 kept
+    // `search_index`), mapped and read in place by `serve`; so are the map shapes (`map_shapes`:
+    // buildings, water, land use, waterways, railways; `MapShapes`, builder version ≥ 18). Datasets of builder version ≤ 13 kept
     // them in the tables `road_graph`, `road_graph_ch` and `search_index`.
 
     public static let createIndexes = """

@@ -45,6 +45,12 @@ public enum EdgeFlag {
     public static let ferry: UInt8 = 1
     public static let toll: UInt8 = 2
     public static let roundabout: UInt8 = 4
+    /// The way is a bridge (`bridge=*` other than `no`: yes, viaduct, boardwalk, movable…). A map flag:
+    /// routing ignores it.
+    public static let bridge: UInt8 = 8
+    /// The way runs in a tunnel or under a building (`tunnel=*` other than `no`, including
+    /// `building_passage` and `culvert`). A map flag: routing ignores it.
+    public static let tunnel: UInt8 = 16
 }
 
 /// Tag interpretation of the five profiles. The tables are the simulator's own choice (Vietnam, urban):
@@ -193,6 +199,12 @@ public enum VehicleProfiles {
         (v.split(separator: ";").first.map(String.init) ?? "").trimmed.lowercased()
     }
 
+    /// Whether a `bridge`/`tunnel` value says the structure is there: anything but no/false/0/empty.
+    static func isPresent(_ raw: String) -> Bool {
+        let v = firstToken(raw)
+        return !(v.isEmpty || v == "no" || v == "false" || v == "0")
+    }
+
     /// Forward/backward permission from a oneway value; nil when not understood.
     static func onewayValue(_ raw: String) -> (Bool, Bool)? {
         switch firstToken(raw) {
@@ -209,7 +221,7 @@ public enum VehicleProfiles {
     static let tagKeys: Set<String> = Set(["route", "highway", "area", "toll", "junction", "maxspeed", "maxweight",
                                            "maxweight:hgv", "service", "oneway", "oneway:bicycle", "cycleway",
                                            "cycleway:left", "cycleway:right", "cycleway:both", "name", "name:vi",
-                                           "ref", "duration"] + accessKeys.joined() + onewayKeys.joined())
+                                           "ref", "duration", "bridge", "tunnel"] + accessKeys.joined() + onewayKeys.joined())
 
     /// Interprets a way's tags; nil when no vehicle may use it.
     static func interpret(tags: [String: String]) -> WayProfile? {
@@ -226,6 +238,8 @@ public enum VehicleProfiles {
         if let area = tags["area"], area == "yes" { return nil }
         if let toll = tags["toll"], firstToken(toll) == "yes" { flags |= EdgeFlag.toll }
         if let j = tags["junction"], j == "roundabout" || j == "circular" { flags |= EdgeFlag.roundabout }
+        if let b = tags["bridge"], isPresent(b) { flags |= EdgeFlag.bridge }
+        if let t = tags["tunnel"], isPresent(t) { flags |= EdgeFlag.tunnel }
 
         var maxSpeed: Double?
         if let ms = tags["maxspeed"] { maxSpeed = parseMaxSpeed(ms) }

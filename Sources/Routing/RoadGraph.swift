@@ -35,7 +35,7 @@ public struct RoadGraph: Sendable {
         public var edgeNameIndex = StoredArray<Int32>()
         /// `RoadClass.rawValue`.
         public var edgeRoadClass = StoredArray<UInt8>()
-        /// `EdgeFlag` bits (ferry, toll, roundabout).
+        /// `EdgeFlag` bits (ferry, toll, roundabout; bridge and tunnel for maps).
         public var edgeFlags = StoredArray<UInt8>()
         /// Bit `2 * vehicle.rawValue` = forward (base → adj) allowed, bit `2 * vehicle.rawValue + 1` = backward.
         public var edgeAccess = StoredArray<UInt16>()
@@ -215,6 +215,15 @@ public struct RoadGraph: Sendable {
     }
 
     public func name(ofEdge edge: Int) -> String { storage.name(at: Int(storage.edgeNameIndex[edge])) }
+
+    /// The road class of `edge` (`.other` for a value this build does not know).
+    public func roadClass(ofEdge edge: Int) -> RoadClass { RoadClass(rawValue: storage.edgeRoadClass[edge]) ?? .other }
+
+    /// Whether `edge` is (part of) a bridge (`EdgeFlag.bridge`).
+    public func isBridge(edge: Int) -> Bool { storage.edgeFlags[edge] & EdgeFlag.bridge != 0 }
+
+    /// Whether `edge` runs in a tunnel or a building passage (`EdgeFlag.tunnel`).
+    public func isTunnel(edge: Int) -> Bool { storage.edgeFlags[edge] & EdgeFlag.tunnel != 0 }
 
     /// Whether `vehicle` may travel edge `edge` base → adj (`forward`) or adj → base.
     public func isAccessible(edge: Int, forward: Bool, vehicle: Vehicle) -> Bool {
