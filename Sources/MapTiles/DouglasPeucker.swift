@@ -1,0 +1,44 @@
+/// Douglas–Peucker simplification in tile units: drops the points of a polyline that lie within
+/// `tolerance` of the chord that replaces them. The first and last points are always kept, so a road edge
+/// handed over junction to junction keeps its junctions.
+enum DouglasPeucker {
+    /// `points` simplified; unchanged when `tolerance` ≤ 0 or there are fewer than three points.
+    static func simplify(_ points: [TilePoint], tolerance: Double) -> [TilePoint] {
+        guard tolerance > 0, points.count > 2 else { return points }
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true; keep[points.count - 1] = true
+        let tol2 = tolerance * tolerance
+        // Explicit stack: no recursion depth limit on long lines.
+        var stack: [(Int, Int)] = [(0, points.count - 1)]
+        while let (first, last) = stack.popLast() {
+            guard last - first > 1 else { continue }
+            var maxDist = -1.0, index = first
+            let a = points[first], b = points[last]
+            for i in (first + 1)..<last {
+                let d = squaredSegmentDistance(points[i], a, b)
+                if d > maxDist { maxDist = d; index = i }
+            }
+            if maxDist > tol2 {
+                keep[index] = true
+                stack.append((first, index))
+                stack.append((index, last))
+            }
+        }
+        var out: [TilePoint] = []
+        out.reserveCapacity(points.count)
+        for i in points.indices where keep[i] { out.append(points[i]) }
+        return out
+    }
+
+    /// Squared distance from `p` to segment a–b (to `a` when the segment is a point).
+    static func squaredSegmentDistance(_ p: TilePoint, _ a: TilePoint, _ b: TilePoint) -> Double {
+        var x = a.x, y = a.y
+        let dx = b.x - x, dy = b.y - y
+        if dx != 0 || dy != 0 {
+            let t = ((p.x - x) * dx + (p.y - y) * dy) / (dx * dx + dy * dy)
+            if t > 1 { x = b.x; y = b.y } else if t > 0 { x += dx * t; y += dy * t }
+        }
+        let ex = p.x - x, ey = p.y - y
+        return ex * ex + ey * ey
+    }
+}
