@@ -1,81 +1,69 @@
-/// Writes one MVT 2.1 layer: its features, and its key and value tables de-duplicated per layer
-/// (first appearance order).
-///
-/// Value fields: strings → `string_value` (1), doubles → `double_value` (3), booleans → `bool_value` (7),
-/// integers ≥ 0 → `uint_value` (5) and negative integers → `sint_value` (6) — the shortest varints; readers
-/// (MapLibre, vector-tile-js, mapbox_vector_tile) turn all three integer fields into numbers and compare them
-/// by value. `int_value` (4) and `float_value` (2) are never written.
+/// Writes one MVT 2.1 layer: its features, and its key and value tables de-duplicated per layer (in
+/// first-appearance order), taken from the index's `PropertyTable`.
 struct MVTLayerWriter {
     let name: String
     let extent: Int
+    private let table: PropertyTable
     private var features = ProtobufWriter()
-    private var keys: [String] = []
-    private var keyIndex: [String: UInt32] = [:]
-    private var values: [MapValue] = []
-    private var valueIndex: [MapValue: UInt32] = [:]
+    private var keys: [UInt32] = []             // global key numbers, in layer order
+    private var keyIndex: [UInt32: UInt32] = [:]
+    private var values: [UInt32] = []
+    private var valueIndex: [UInt32: UInt32] = [:]
+    private var tags: [UInt32] = []             // scratch
     private(set) var featureCount = 0
 
-    init(name: String, extent: Int) {
-        self.name = name; self.extent = extent
+    init(name: String, extent: Int, table: PropertyTable) {
+        self.name = name; self.extent = extent; self.table = table
     }
 
-    /// Appends a feature whose geometry is already encoded; returns the bytes it added to the features
-    /// (its message, without table growth).
+    /// Appends feature `feature` (its position in the index) with geometry already encoded; returns the
+    /// bytes it added (its message, without table growth).
     @discardableResult
-    mutating func add(id: UInt64?, properties: [MapProperty], type: TileGeometryEncoder.GeomType,
-                      geometry: [UInt32]) -> Int {
-        var tags: [UInt32] = []
-        tags.reserveCapacity(properties.count * 2)
-        for property in properties {
-            tags.append(index(ofKey: property.key))
-            tags.append(index(ofValue: property.value))
+    mutating func add(feature: Int, id: UInt64?, type: TileGeometryEncoder.GeomType, geometry: [UInt32]) -> Int {
+        tags.removeAll(keepingCapacity: true)
+        let start = Int(table.starts[feature]), end = Int(table.starts[feature + 1])
+        var j = start
+        while j < end {
+            tags.append(local(key: table.pairs[j]))
+            tags.append(local(value: table.pairs[j + 1]))
+            j += 2
         }
-        var feature = ProtobufWriter()
-        if let id { feature.uintField(1, id) }
-        feature.packedUInt32(2, tags)
-        feature.uintField(3, type.rawValue)
-        feature.packedUInt32(4, geometry)
+        // Feature message length, then its fields written straight into the layer's features.
+        var length = 0
+        if let id { length += 1 + ProtobufWriter.varintSize(id) }
+        length += ProtobufWriter.packedSize(tags) + 2 + ProtobufWriter.packedSize(geometry)
         let before = features.count
-        features.message(2, feature)
+        features.tag(2, .lengthDelimited)
+        features.varint(UInt64(length))
+        if let id { features.uintField(1, id) }
+        features.packedUInt32(2, tags)
+        features.uintField(3, type.rawValue)
+        features.packedUInt32(4, geometry)
         featureCount += 1
         return features.count - before
     }
 
-    /// The layer message (Tile.layers entry body).
+    /// The layer message (a `Tile.layers` entry's body).
     func encoded() -> ProtobufWriter {
-        MVTLayerWriter.assemble(name: name, features: features, keys: keys, values: values, extent: extent)
-    }
-
-    private static func assemble(name: String, features: ProtobufWriter, keys: [String], values: [MapValue],
-                                 extent: Int) -> ProtobufWriter {
         var layer = ProtobufWriter()
+        layer.reserve(features.count + 64 + keys.count * 16 + values.count * 24)
         layer.uintField(15, 2)
         layer.stringField(1, name)
         layer.append(features)
-        for key in keys { layer.stringField(3, key) }
-        for value in values {
-            var v = ProtobufWriter()
-            switch value {
-            case .string(let s): v.stringField(1, s)
-            case .double(let d): v.doubleField(3, d)
-            case .int(let i) where i >= 0: v.uintField(5, UInt64(i))
-            case .int(let i): v.sintField(6, i)
-            case .bool(let b): v.uintField(7, b ? 1 : 0)
-            }
-            layer.message(4, v)
-        }
+        for key in keys { layer.stringField(3, table.keys[Int(key)]) }
+        for value in values { layer.message(4, bytes: table.valueMessages[Int(value)][...]) }
         layer.uintField(5, UInt64(extent))
         return layer
     }
 
-    private mutating func index(ofKey key: String) -> UInt32 {
+    private mutating func local(key: UInt32) -> UInt32 {
         if let i = keyIndex[key] { return i }
         let i = UInt32(keys.count)
         keys.append(key); keyIndex[key] = i
         return i
     }
 
-    private mutating func index(ofValue value: MapValue) -> UInt32 {
+    private mutating func local(value: UInt32) -> UInt32 {
         if let i = valueIndex[value] { return i }
         let i = UInt32(values.count)
         values.append(value); valueIndex[value] = i

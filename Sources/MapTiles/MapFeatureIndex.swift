@@ -7,8 +7,9 @@
 /// checks each candidate's exact bounding box and `minZoom`.
 ///
 /// Memory, besides the features themselves (kept as given): per feature a bounding box (32 bytes), its
-/// minimum zoom and layer ordinal (3 bytes) and at most four 4-byte cell entries; per occupied cell a key and
-/// an offset (12 bytes) — about 50–60 bytes per feature. Features with no points or a coordinate outside −1…2
+/// minimum zoom and layer ordinal (3 bytes), at most four 4-byte cell entries and 4 bytes, plus 8 per
+/// property, of interned properties; per occupied cell a key and an offset (12 bytes); each distinct key and
+/// value once — about 60–90 bytes per feature. Features with no points or a coordinate outside −1…2
 /// (NaN, infinite, far off the world square) are kept in `features` but never returned.
 public final class MapFeatureIndex: Sendable {
     /// The features, in the order given; query results are positions in this array.
@@ -21,6 +22,7 @@ public final class MapFeatureIndex: Sendable {
     let bounds: [WorldBounds]
     let minZooms: [UInt8]
     let layerOrdinals: [UInt16]
+    let propertyTable: PropertyTable
     private let levels: [Level]
 
     /// One grid level: occupied cells sorted by key (x << 32 | y), each with its features' positions.
@@ -94,6 +96,7 @@ public final class MapFeatureIndex: Sendable {
         self.minZooms = minZooms
         self.layerOrdinals = ordinals
         self.levels = levels
+        self.propertyTable = PropertyTable(features)
     }
 
     /// Positions (ascending) of the features with `minZoom ≤ zoom` whose bounding box meets `box`.

@@ -94,3 +94,13 @@ extension ProtobufWriter {
     /// Appends another writer's bytes as they are (fields already tagged).
     mutating func append(_ other: ProtobufWriter) { bytes.append(contentsOf: other.bytes) }
 }
+
+extension ProtobufWriter {
+    /// Bytes of a packed uint32 field with its tag (field < 16) and length; 0 for an empty list.
+    static func packedSize(_ values: [UInt32]) -> Int {
+        guard !values.isEmpty else { return 0 }
+        var length = 0
+        for v in values { length += varintSize(UInt64(v)) }
+        return 1 + varintSize(UInt64(length)) + length
+    }
+}

@@ -32,33 +32,36 @@ public struct VectorTileBuilder: Sendable {
     public func tile(_ id: TileID) -> VectorTile {
         let tolerance = id.z < maxZoom ? Double(extent) / 4096 : 0
         let encoder = TileGeometryEncoder(tile: id, extent: extent, buffer: buffer, tolerance: tolerance)
-        var encoded: [EncodedFeature] = []
+        let features = index.features, ordinals = index.layerOrdinals
+        // One bucket per layer; indices arrive ascending, so each bucket is in index order.
+        var byLayer = [[EncodedFeature]](repeating: [], count: index.layerNames.count)
+        var count = 0
         for i in index.featureIndices(in: id, buffer: Double(buffer) / Double(extent)) {
-            guard let (type, commands) = encoder.encode(index.features[i].geometry) else { continue }
-            encoded.append(EncodedFeature(index: i, layer: index.layerOrdinals[i], type: type, commands: commands))
+            guard let (type, commands) = encoder.encode(features[i].geometry) else { continue }
+            byLayer[Int(ordinals[i])].append(EncodedFeature(index: i, type: type, commands: commands))
+            count += 1
         }
-        // Layer, then index order (indices arrive ascending).
-        encoded.sort { $0.layer != $1.layer ? $0.layer < $1.layer : $0.index < $1.index }
 
         var dropped = 0
-        if encoded.count > max(budget.maxFeatures, 0) {
-            let keep = Set(leastImportantLast(encoded).prefix(max(budget.maxFeatures, 0)))
-            dropped += encoded.count - keep.count
-            encoded = encoded.filter { keep.contains($0.index) }
+        if count > max(budget.maxFeatures, 0) {
+            let keep = Set(mostImportantFirst(byLayer).prefix(max(budget.maxFeatures, 0)))
+            dropped += count - keep.count
+            byLayer = byLayer.map { $0.filter { keep.contains($0.index) } }
         }
-        var result = write(encoded)
+        var result = write(byLayer)
         if result.bytes.count > budget.maxBytes {
             // Drop from the least important until the features' own bytes bring the total under the budget;
             // key/value tables only shrink, so the rewritten tile is within it.
             var excess = result.bytes.count - budget.maxBytes
+            let sizes = write(byLayer, measuring: true).featureSizes
             var drop = Set<Int>()
-            for i in leastImportantLast(encoded).reversed() where excess > 0 {
+            for i in mostImportantFirst(byLayer).reversed() where excess > 0 {
                 drop.insert(i)
-                excess -= result.featureSizes[i] ?? 0
+                excess -= sizes[i] ?? 0
             }
             dropped += drop.count
-            encoded = encoded.filter { !drop.contains($0.index) }
-            result = write(encoded)
+            byLayer = byLayer.map { $0.filter { !drop.contains($0.index) } }
+            result = write(byLayer)
         }
         return VectorTile(data: Data(result.bytes), layers: result.layers, droppedFeatureCount: dropped)
     }
@@ -67,38 +70,33 @@ public struct VectorTileBuilder: Sendable {
 
     private struct EncodedFeature {
         let index: Int
-        let layer: UInt16
         let type: TileGeometryEncoder.GeomType
         let commands: [UInt32]
     }
 
     /// Feature positions, most important first: lowest `minZoom`, then index order.
-    private func leastImportantLast(_ features: [EncodedFeature]) -> [Int] {
-        features.map(\.index).sorted {
-            let a = index.minZooms[$0], b = index.minZooms[$1]
+    private func mostImportantFirst(_ byLayer: [[EncodedFeature]]) -> [Int] {
+        let minZooms = index.minZooms
+        return byLayer.joined().map(\.index).sorted {
+            let a = minZooms[$0], b = minZooms[$1]
             return a != b ? a < b : $0 < $1
         }
     }
 
-    private func write(_ features: [EncodedFeature]) -> (bytes: [UInt8], layers: [VectorTile.Layer], featureSizes: [Int: Int]) {
+    /// The tile's bytes and layers; with `measuring`, each feature's own bytes too.
+    private func write(_ byLayer: [[EncodedFeature]], measuring: Bool = false) -> (bytes: [UInt8], layers: [VectorTile.Layer], featureSizes: [Int: Int]) {
         var tile = ProtobufWriter()
         var layers: [VectorTile.Layer] = []
         var sizes: [Int: Int] = [:]
-        var start = 0
-        while start < features.count {
-            let ordinal = features[start].layer
-            var end = start
-            var layer = MVTLayerWriter(name: index.layerNames[Int(ordinal)], extent: extent)
-            while end < features.count, features[end].layer == ordinal {
-                let f = features[end]
-                let feature = index.features[f.index]
-                sizes[f.index] = layer.add(id: feature.id, properties: feature.properties, type: f.type,
-                                           geometry: f.commands)
-                end += 1
+        let features = index.features
+        for (ordinal, encoded) in byLayer.enumerated() where !encoded.isEmpty {
+            var layer = MVTLayerWriter(name: index.layerNames[ordinal], extent: extent, table: index.propertyTable)
+            for f in encoded {
+                let size = layer.add(feature: f.index, id: features[f.index].id, type: f.type, geometry: f.commands)
+                if measuring { sizes[f.index] = size }
             }
             tile.message(3, layer.encoded())
             layers.append(VectorTile.Layer(name: layer.name, featureCount: layer.featureCount))
-            start = end
         }
         return (tile.bytes, layers, sizes)
     }
