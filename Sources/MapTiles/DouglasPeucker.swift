@@ -2,15 +2,23 @@
 /// `tolerance` of the chord that replaces them. The first and last points are always kept, so a road edge
 /// handed over junction to junction keeps its junctions.
 enum DouglasPeucker {
-    /// `points` simplified; unchanged when `tolerance` ≤ 0 or there are fewer than three points.
-    static func simplify(_ points: [TilePoint], tolerance: Double) -> [TilePoint] {
-        guard tolerance > 0, points.count > 2 else { return points }
-        var keep = [Bool](repeating: false, count: points.count)
-        keep[0] = true; keep[points.count - 1] = true
+    /// Reusable buffers for `simplify(_:tolerance:into:scratch:)`.
+    struct Scratch {
+        var keep: [Bool] = []
+        var stack: [(Int, Int)] = []
+    }
+
+    /// `points` simplified into `out` (replacing its contents), with no allocation once the buffers have grown.
+    static func simplify(_ points: [TilePoint], tolerance: Double, into out: inout [TilePoint], scratch: inout Scratch) {
+        out.removeAll(keepingCapacity: true)
+        guard tolerance > 0, points.count > 2 else { out.append(contentsOf: points); return }
+        scratch.keep.removeAll(keepingCapacity: true)
+        scratch.keep.append(contentsOf: repeatElement(false, count: points.count))
+        scratch.keep[0] = true; scratch.keep[points.count - 1] = true
         let tol2 = tolerance * tolerance
-        // Explicit stack: no recursion depth limit on long lines.
-        var stack: [(Int, Int)] = [(0, points.count - 1)]
-        while let (first, last) = stack.popLast() {
+        scratch.stack.removeAll(keepingCapacity: true)
+        scratch.stack.append((0, points.count - 1))
+        while let (first, last) = scratch.stack.popLast() {
             guard last - first > 1 else { continue }
             var maxDist = -1.0, index = first
             let a = points[first], b = points[last]
@@ -19,15 +27,12 @@ enum DouglasPeucker {
                 if d > maxDist { maxDist = d; index = i }
             }
             if maxDist > tol2 {
-                keep[index] = true
-                stack.append((first, index))
-                stack.append((index, last))
+                scratch.keep[index] = true
+                scratch.stack.append((first, index))
+                scratch.stack.append((index, last))
             }
         }
-        var out: [TilePoint] = []
-        out.reserveCapacity(points.count)
-        for i in points.indices where keep[i] { out.append(points[i]) }
-        return out
+        for i in points.indices where scratch.keep[i] { out.append(points[i]) }
     }
 
     /// Squared distance from `p` to segment a–b (to `a` when the segment is a point).

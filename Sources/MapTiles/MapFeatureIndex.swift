@@ -6,11 +6,12 @@
 /// holds anything, only the columns and cells the query box covers (binary search over sorted cell keys), then
 /// checks each candidate's exact bounding box and `minZoom`.
 ///
-/// Memory, besides the features themselves (kept as given): per feature a bounding box (32 bytes), its
-/// minimum zoom and layer ordinal (3 bytes), at most four 4-byte cell entries and 4 bytes, plus 8 per
-/// property, of interned properties; per occupied cell a key and an offset (12 bytes); each distinct key and
-/// value once — about 60–90 bytes per feature. Features with no points or a coordinate outside −1…2
-/// (NaN, infinite, far off the world square) are kept in `features` but never returned.
+/// Memory, besides the features themselves (kept as given): per feature a bounding box (32 bytes), its id
+/// (16), minimum zoom and layer ordinal (3), at most four 4-byte cell entries, 4 bytes plus 8 per property of
+/// interned properties, and a flat copy of its geometry (16 bytes a point, 5 a part); per occupied cell a key
+/// and an offset (12 bytes); each distinct key and value once — about 200 bytes for a four-point road edge
+/// with three properties. Features with no points or a coordinate outside −1…2 (NaN, infinite, far off the
+/// world square) are kept in `features` but never returned.
 public final class MapFeatureIndex: Sendable {
     /// The features, in the order given; query results are positions in this array.
     public let features: [MapFeature]
@@ -23,6 +24,11 @@ public final class MapFeatureIndex: Sendable {
     let minZooms: [UInt8]
     let layerOrdinals: [UInt16]
     let propertyTable: PropertyTable
+    let ids: [UInt64?]
+    /// Geometry stored in Z-order of the features' centres (nearby features, nearby memory); feature i is
+    /// entry `geometrySlot[i]`.
+    let geometry: FlatGeometry
+    let geometrySlot: [UInt32]
     private let levels: [Level]
 
     /// One grid level: occupied cells sorted by key (x << 32 | y), each with its features' positions.
@@ -48,6 +54,7 @@ public final class MapFeatureIndex: Sendable {
         ordinals.reserveCapacity(features.count)
         // (level, key, feature) entries, sorted afterwards.
         var entries: [[(UInt64, UInt32)]] = Array(repeating: [], count: gridZoom + 1)
+        var flat = FlatGeometry()
         for (i, feature) in features.enumerated() {
             let ordinal: UInt16
             if let o = layerOrdinal[feature.layer] {
@@ -97,6 +104,24 @@ public final class MapFeatureIndex: Sendable {
         self.layerOrdinals = ordinals
         self.levels = levels
         self.propertyTable = PropertyTable(features)
+        self.ids = features.map(\.id)
+        // Z-order (Morton) of each centre on a 2^16 grid; bad features last.
+        var order = Array(0..<features.count)
+        let keys: [UInt64] = bounds.map { b in
+            guard b.minX.isFinite else { return .max }
+            let n = 65536.0
+            let x = UInt32(min(max(((b.minX + b.maxX) / 2 * n).rounded(.down), 0), n - 1))
+            let y = UInt32(min(max(((b.minY + b.maxY) / 2 * n).rounded(.down), 0), n - 1))
+            return MapFeatureIndex.interleave(x) | MapFeatureIndex.interleave(y) << 1
+        }
+        order.sort { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        var slots = [UInt32](repeating: 0, count: features.count)
+        for (slot, i) in order.enumerated() {
+            slots[i] = UInt32(truncatingIfNeeded: slot)
+            flat.append(features[i].geometry, usable: bounds[i].minX.isFinite)
+        }
+        self.geometry = flat
+        self.geometrySlot = slots
     }
 
     /// Positions (ascending) of the features with `minZoom ≤ zoom` whose bounding box meets `box`.
@@ -165,6 +190,17 @@ public final class MapFeatureIndex: Sendable {
         let n = Double(1 << level), top = (1 << level) - 1
         func cell(_ v: Double) -> Int { min(max(Int((v * n).rounded(.down)), 0), top) }
         return (cell(box.minX), cell(box.minY), cell(box.maxX), cell(box.maxY))
+    }
+
+    /// The bits of `v` spread to the even positions.
+    private static func interleave(_ v: UInt32) -> UInt64 {
+        var x = UInt64(v)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        x = (x | x << 8) & 0x00FF_00FF_00FF_00FF
+        x = (x | x << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        x = (x | x << 2) & 0x3333_3333_3333_3333
+        x = (x | x << 1) & 0x5555_5555_5555_5555
+        return x
     }
 
     private static func lowerBound(_ keys: [UInt64], _ value: UInt64) -> Int {

@@ -70,7 +70,7 @@ struct ProtobufWriter {
     }
 
     /// A packed repeated uint32 field; nothing is written for an empty list.
-    mutating func packedUInt32(_ field: Int, _ values: [UInt32]) {
+    mutating func packedUInt32(_ field: Int, _ values: ArraySlice<UInt32>) {
         guard !values.isEmpty else { return }
         var length = 0
         for v in values { length += ProtobufWriter.varintSize(UInt64(v)) }
@@ -97,10 +97,18 @@ extension ProtobufWriter {
 
 extension ProtobufWriter {
     /// Bytes of a packed uint32 field with its tag (field < 16) and length; 0 for an empty list.
-    static func packedSize(_ values: [UInt32]) -> Int {
+    static func packedSize(_ values: ArraySlice<UInt32>) -> Int {
         guard !values.isEmpty else { return 0 }
         var length = 0
         for v in values { length += varintSize(UInt64(v)) }
         return 1 + varintSize(UInt64(length)) + length
+    }
+}
+
+extension ProtobufWriter {
+    /// Bytes of a string field with its tag (field < 16) and length.
+    static func stringFieldSize(_ value: String) -> Int {
+        let n = value.utf8.count
+        return 1 + varintSize(UInt64(n)) + n
     }
 }

@@ -31,14 +31,17 @@ public struct VectorTileBuilder: Sendable {
     /// The tile `id`.
     public func tile(_ id: TileID) -> VectorTile {
         let tolerance = id.z < maxZoom ? Double(extent) / 4096 : 0
-        let encoder = TileGeometryEncoder(tile: id, extent: extent, buffer: buffer, tolerance: tolerance)
-        let features = index.features, ordinals = index.layerOrdinals
+        var encoder = TileGeometryEncoder(tile: id, extent: extent, buffer: buffer, tolerance: tolerance)
+        var commands: [UInt32] = []
+        let ordinals = index.layerOrdinals
         // One bucket per layer; indices arrive ascending, so each bucket is in index order.
         var byLayer = [[EncodedFeature]](repeating: [], count: index.layerNames.count)
         var count = 0
+        let flat = index.geometry, slots = index.geometrySlot
         for i in index.featureIndices(in: id, buffer: Double(buffer) / Double(extent)) {
-            guard let (type, commands) = encoder.encode(features[i].geometry) else { continue }
-            byLayer[Int(ordinals[i])].append(EncodedFeature(index: i, type: type, commands: commands))
+            let start = commands.count
+            guard let type = encoder.encode(Int(slots[i]), of: flat, into: &commands) else { continue }
+            byLayer[Int(ordinals[i])].append(EncodedFeature(index: i, type: type, commands: start..<commands.count))
             count += 1
         }
 
@@ -48,12 +51,12 @@ public struct VectorTileBuilder: Sendable {
             dropped += count - keep.count
             byLayer = byLayer.map { $0.filter { keep.contains($0.index) } }
         }
-        var result = write(byLayer)
+        var result = write(byLayer, commands)
         if result.bytes.count > budget.maxBytes {
             // Drop from the least important until the features' own bytes bring the total under the budget;
             // key/value tables only shrink, so the rewritten tile is within it.
             var excess = result.bytes.count - budget.maxBytes
-            let sizes = write(byLayer, measuring: true).featureSizes
+            let sizes = write(byLayer, commands, measuring: true).featureSizes
             var drop = Set<Int>()
             for i in mostImportantFirst(byLayer).reversed() where excess > 0 {
                 drop.insert(i)
@@ -61,7 +64,7 @@ public struct VectorTileBuilder: Sendable {
             }
             dropped += drop.count
             byLayer = byLayer.map { $0.filter { !drop.contains($0.index) } }
-            result = write(byLayer)
+            result = write(byLayer, commands)
         }
         return VectorTile(data: Data(result.bytes), layers: result.layers, droppedFeatureCount: dropped)
     }
@@ -71,7 +74,8 @@ public struct VectorTileBuilder: Sendable {
     private struct EncodedFeature {
         let index: Int
         let type: TileGeometryEncoder.GeomType
-        let commands: [UInt32]
+        /// Its words in the tile's command buffer.
+        let commands: Range<Int>
     }
 
     /// Feature positions, most important first: lowest `minZoom`, then index order.
@@ -84,18 +88,21 @@ public struct VectorTileBuilder: Sendable {
     }
 
     /// The tile's bytes and layers; with `measuring`, each feature's own bytes too.
-    private func write(_ byLayer: [[EncodedFeature]], measuring: Bool = false) -> (bytes: [UInt8], layers: [VectorTile.Layer], featureSizes: [Int: Int]) {
+    private func write(_ byLayer: [[EncodedFeature]], _ commands: [UInt32], measuring: Bool = false) -> (bytes: [UInt8], layers: [VectorTile.Layer], featureSizes: [Int: Int]) {
         var tile = ProtobufWriter()
         var layers: [VectorTile.Layer] = []
         var sizes: [Int: Int] = [:]
-        let features = index.features
+        let ids = index.ids
+        var scratch = LayerTableScratch(index.propertyTable)
+        tile.reserve(commands.count * 2 + 1024)
         for (ordinal, encoded) in byLayer.enumerated() where !encoded.isEmpty {
-            var layer = MVTLayerWriter(name: index.layerNames[ordinal], extent: extent, table: index.propertyTable)
+            var layer = MVTLayerWriter(name: index.layerNames[ordinal], extent: extent, table: index.propertyTable, scratch: &scratch)
             for f in encoded {
-                let size = layer.add(feature: f.index, id: features[f.index].id, type: f.type, geometry: f.commands)
+                let size = layer.add(feature: f.index, id: ids[f.index], type: f.type, geometry: commands[f.commands],
+                                     scratch: &scratch)
                 if measuring { sizes[f.index] = size }
             }
-            tile.message(3, layer.encoded())
+            layer.write(asField: 3, into: &tile)
             layers.append(VectorTile.Layer(name: layer.name, featureCount: layer.featureCount))
         }
         return (tile.bytes, layers, sizes)
