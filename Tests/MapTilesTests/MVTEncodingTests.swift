@@ -95,4 +95,18 @@ final class MVTEncodingTests: XCTestCase {
         let (vt, _) = try build([speck, sliver])
         XCTAssertTrue(vt.isEmpty)
     }
+
+    func testMultipolygonKeepsEachExteriorWithItsOwnHoles() throws {
+        // First polygon far outside the tile (exterior and hole dropped), second inside with a hole.
+        let outside = TileUnits.line(tile, [(9000, 9000), (9900, 9000), (9900, 9900), (9000, 9900)])
+        let outsideHole = TileUnits.line(tile, [(9100, 9100), (9100, 9200), (9200, 9200), (9200, 9100)])
+        let inside = TileUnits.line(tile, [(0, 0), (2000, 0), (2000, 2000), (0, 2000)])
+        let insideHole = TileUnits.line(tile, [(500, 500), (500, 600), (600, 600), (600, 500)])
+        let lone = TileUnits.line(tile, [(3000, 3000), (3500, 3000), (3500, 3500)])
+        let f = MapFeature(layer: "a", minZoom: 0, geometry: .polygons([[outside, outsideHole], [inside, insideHole], [lone]]), properties: [])
+        let (_, decoded) = try build([f])
+        let rings = try XCTUnwrap(decoded[layer: "a"]?.features.first?.parts)
+        XCTAssertEqual(rings.map(DecodedTile.doubledArea), [2 * 2000 * 2000, -2 * 100 * 100, 500 * 500])
+        XCTAssertEqual(rings[0].first, DecodedTile.Point(x: 0, y: 0))
+    }
 }
