@@ -77,7 +77,6 @@ struct MVTLayerWriter {
         }
         length += 1 + ProtobufWriter.varintSize(UInt64(extent))
         let start = tile.count
-        tile.reserve(tile.count + length + 8)
         tile.tag(field, .lengthDelimited)
         tile.varint(UInt64(length))
         tile.uintField(15, 2)

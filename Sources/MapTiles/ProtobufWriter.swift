@@ -55,13 +55,6 @@ struct ProtobufWriter {
         }
     }
 
-    /// A nested message (length-delimited).
-    mutating func message(_ field: Int, _ nested: ProtobufWriter) {
-        tag(field, .lengthDelimited)
-        varint(UInt64(nested.bytes.count))
-        bytes.append(contentsOf: nested.bytes)
-    }
-
     /// Raw, already encoded bytes of a nested message.
     mutating func message(_ field: Int, bytes nested: ArraySlice<UInt8>) {
         tag(field, .lengthDelimited)
@@ -88,14 +81,10 @@ struct ProtobufWriter {
         while v >= 0x80 { v >>= 7; n += 1 }
         return n
     }
-}
 
-extension ProtobufWriter {
     /// Appends another writer's bytes as they are (fields already tagged).
     mutating func append(_ other: ProtobufWriter) { bytes.append(contentsOf: other.bytes) }
-}
 
-extension ProtobufWriter {
     /// Bytes of a packed uint32 field with its tag (field < 16) and length; 0 for an empty list.
     static func packedSize(_ values: ArraySlice<UInt32>) -> Int {
         guard !values.isEmpty else { return 0 }
@@ -103,9 +92,7 @@ extension ProtobufWriter {
         for v in values { length += varintSize(UInt64(v)) }
         return 1 + varintSize(UInt64(length)) + length
     }
-}
 
-extension ProtobufWriter {
     /// Bytes of a string field with its tag (field < 16) and length.
     static func stringFieldSize(_ value: String) -> Int {
         let n = value.utf8.count
