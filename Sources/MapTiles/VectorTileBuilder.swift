@@ -7,7 +7,8 @@ import Foundation
 /// zooms below `maxZoom`, none at `maxZoom` and deeper — an overzoomed request is still cut from the full
 /// geometry), quantized, and written with its properties. Layers come in the order of `index.layerNames`,
 /// features in index order within a layer, so the same index gives the same bytes every run. A tile over
-/// `budget` leaves out its least important features (see `TileBudget`).
+/// `budget` leaves out its least important features (see `TileBudget`). `tile(_:)` reads the index only, so
+/// any number of threads may call it at once.
 public struct VectorTileBuilder: Sendable {
     public let index: MapFeatureIndex
     /// Tile units per side (MVT `extent`).
