@@ -44,7 +44,10 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     case sprite
 
     /// The request path (no trailing `/`); for Directions v5 the fixed part the profile and the
-    /// coordinates follow (`DirectionsPath` reads them).
+    /// coordinates follow (`DirectionsPath` reads them); for the map endpoints the empty string —
+    /// their URL generations share no prefix, so the whole path is request data (`MapPath` reads
+    /// it) and `path + suffix` stays the request path wherever a path is split so (recordings,
+    /// forwarding).
     public var path: String {
         switch self {
         case .autocomplete: return "/api/autocomplete/v4"
@@ -64,14 +67,7 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         case .tspV3: return "/api/tsp/v3"
         case .migrateAddress: return "/api/migrate-address/v3"
         case .directionsV5: return "/api/navigations/route/directions/v5"
-        // Map endpoints: the fixed part of the generation the simulator's own styles name
-        // (`MapURLs`); `MapPath` recognises the others.
-        case .mapStyle: return "/api/maps"
-        case .mapTileJSON: return "/maps/styles"
-        case .vectorTile: return "/api/maps/data"
-        case .rasterTile: return "/api"
-        case .glyphs: return "/mt/fonts"
-        case .sprite: return "/mt/styles"
+        case .mapStyle, .mapTileJSON, .vectorTile, .rasterTile, .glyphs, .sprite: return ""
         }
     }
 
@@ -84,12 +80,13 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     public var documentedPath: String {
         switch self {
         case .directionsV5: return path + "/mapbox/{profile}/{coordinates}.json"
-        case .mapStyle: return path + "/{style}/styles.json"
-        case .mapTileJSON: return path + "/{look}/tiles.json"
-        case .vectorTile: return path + "/{dataset}/{z}/{x}/{y}.pbf"
-        case .rasterTile: return path + "/{look}/{z}/{x}/{y}@2x.png"
-        case .glyphs: return path + "/{fontstack}/{range}.pbf"
-        case .sprite: return path + "/{look}/sprite{ratio}.{format}"
+        // The map endpoints: the generation the simulator's own styles name (`MapURLs`).
+        case .mapStyle: return "/api/maps/{style}/styles.json"
+        case .mapTileJSON: return "/maps/styles/{look}/tiles.json"
+        case .vectorTile: return "/api/maps/data/{dataset}/{z}/{x}/{y}.pbf"
+        case .rasterTile: return "/api/{look}/{z}/{x}/{y}@2x.png"
+        case .glyphs: return "/mt/fonts/{fontstack}/{range}.pbf"
+        case .sprite: return "/mt/styles/{look}/sprite{ratio}.{format}"
         default: return path
         }
     }

@@ -27,7 +27,7 @@ public struct MapURLs: Sendable, Hashable {
 
     /// Vector tiles of the dataset `datasetID` (the `sim-` prefix is added; the id is percent-encoded).
     public func vectorTiles(datasetID: String) -> String {
-        "\(base)\(APIEndpoint.vectorTile.path)/\(Self.datasetPrefix)\(Self.percentEncoded(datasetID))/{z}/{x}/{y}.pbf" + keyQuery
+        "\(base)/api/maps/data/\(Self.datasetPrefix)\(Self.percentEncoded(datasetID))/{z}/{x}/{y}.pbf" + keyQuery
     }
 
     /// 512-px raster tiles of `look` (`tileSize` 256 in the style).
@@ -36,10 +36,10 @@ public struct MapURLs: Sendable, Hashable {
     }
 
     /// The glyphs template (no key).
-    public var glyphs: String { "\(base)\(APIEndpoint.glyphs.path)/{fontstack}/{range}.pbf" }
+    public var glyphs: String { "\(base)/mt/fonts/{fontstack}/{range}.pbf" }
 
     /// The sprite base of `look`: MapLibre appends `[@2x].json`/`.png` (no key).
-    public func sprite(look: MapLook) -> String { "\(base)\(APIEndpoint.sprite.path)/\(look.rawValue)/sprite" }
+    public func sprite(look: MapLook) -> String { "\(base)/mt/styles/\(look.rawValue)/sprite" }
 
     /// `?apikey=KEY`, or nothing without a key.
     public var keyQuery: String {
