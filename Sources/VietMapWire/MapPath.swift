@@ -14,7 +14,7 @@
 /// impossible z/x/y, scale or glyph range, 404 for a look or style name that does not exist.
 /// A path of no such shape is no map path (`init` fails: the front door's 404).
 ///
-/// Linear in the path and bounded: at most `maxSegments` segments are split off.
+/// Bounded: a path longer than `maxPathBytes` is none, at most `maxSegments` segments are split off.
 public struct MapPath: Sendable, Equatable {
     public let endpoint: APIEndpoint
     public let request: Result<MapRequest, APIError>
@@ -23,6 +23,8 @@ public struct MapPath: Sendable, Equatable {
     public static let maxZoom = 24
     /// More `/`-separated segments than this are no map path.
     static let maxSegments = 8
+    /// A longer path is no map path (a font stack of a few names, a dataset id: far less).
+    public static let maxPathBytes = 2_048
 
     public init(endpoint: APIEndpoint, request: Result<MapRequest, APIError>) {
         self.endpoint = endpoint
@@ -31,7 +33,7 @@ public struct MapPath: Sendable, Equatable {
 
     /// Reads `path` (without the query; percent-decoded or raw). Nil when it is no map path.
     public init?(path: String) {
-        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
+        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes else { return nil }
         let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: Self.maxSegments,
                                                    omittingEmptySubsequences: false).map { Substring($0) }
         guard segments.count <= Self.maxSegments, !segments.contains(where: \.isEmpty) else { return nil }

@@ -118,7 +118,7 @@ final class MapPathTests: XCTestCase {
         // No map path at all: the front door's 404.
         for path in ["/api/maps/data/x/1/2", "/api/maps/data/x/1/2/3/4.pbf", "/api/maps/data//1/2/3.pbf", "/api/xx/1/2/3.png",
                      "/mt/styles/tm/other.json", "/mt/styles/tm/sprite", "/api/maps", "/", "/api/place/v4",
-                     "/" + String(repeating: "a/", count: 10_000)] {
+                     "/" + String(repeating: "a/", count: 10_000), "/mt/fonts/" + String(repeating: "R", count: MapPath.maxPathBytes) + "/0-255.pbf"] {
             XCTAssertNil(MapPath(path: path), String(path.prefix(60)))
         }
         XCTAssertEqual(APIEndpoint(path: "/api/place/v4"), .place, "fixed paths are found as before")
