@@ -118,6 +118,7 @@ public enum MapRequest: Sendable, Equatable {
 
     /// A sprite file.
     public struct Sprite: Sendable, Equatable {
+        /// Which of the two sprite files.
         public enum Format: String, Sendable, Hashable {
             /// The index (`sprite.json`): icon name → atlas rectangle.
             case json
