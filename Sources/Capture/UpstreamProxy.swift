@@ -82,7 +82,8 @@ public final class UpstreamProxy: Sendable {
         }
 
         // The client's key stays here; the URL carries the upstream key.
-        let forwarded = VMRequest(endpoint, request.query.items.filter { $0.name.lowercased() != "apikey" }.map { VMParameter($0.name, $0.value) })
+        let forwarded = VMRequest(endpoint, request.query.items.filter { $0.name.lowercased() != "apikey" }.map { VMParameter($0.name, $0.value) },
+                                  pathSuffix: CaptureEndpoint.pathSuffix(request, endpoint: endpoint))
         let url: URL
         do {
             url = try urls.url(for: forwarded)

@@ -121,7 +121,8 @@ public struct ContractModel: Sendable {
     ]
 
     /// The reference model an endpoint's successful answers are decoded with; nil for Directions v5
-    /// (the reference client has no model of it: the navigation SDKs parse it).
+    /// (the reference client has no model of it: the navigation SDKs parse it) and the map
+    /// resources (MapLibre parses them; `APIEndpoint.contractExclusion`).
     package static func reference(for endpoint: VMEndpoint) -> ContractModel? {
         switch endpoint.family {
         case .autocomplete, .search: return reference["VMSearchItem[]"]!
@@ -130,7 +131,7 @@ public struct ContractModel: Sendable {
         case .reverse: return reference["VMReverseItem[]"]!
         case .matrix: return reference["VMMatrixResponse"]!
         case .migrateAddress: return reference["VMMigratedAddress"]!
-        case .directions: return nil
+        case .directions, .map: return nil
         }
     }
 }

@@ -113,7 +113,7 @@ enum SemanticChecks {
             default: return autocomplete(check, body)
             }
         case .matrix: return MatrixChecks.run(check, body, parameters: parameters)
-        case .directions: return []  // no semantic check names this family
+        case .directions, .map: return []  // no semantic check names these families
         case .migrateAddress:
             // One object: checked as a one-item list.
             guard case .object = body else { return [("", "expected an object, got \(body.typeName)")] }

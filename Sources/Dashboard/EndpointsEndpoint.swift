@@ -11,7 +11,8 @@ import VietMapWire
 ///      "families": [{"name": "route", "endpoints": ["route", "route-v3", "route-1.1"]}, …],
 ///      "other": "other"}
 ///
-/// `endpoints` are in declaration order; `apiVersion` is the `api-version` value a legacy URL
+/// `endpoints` are in declaration order; `path` is empty for the map resources, whose whole path
+/// is request data (the journal shows the request's own path); `apiVersion` is the `api-version` value a legacy URL
 /// carries (null for versioned paths). `families` are in `APIFamily` order, each with its
 /// endpoints in declaration order. `other` is the journal's name for requests to no endpoint.
 enum EndpointsEndpoint {

@@ -210,6 +210,10 @@ public enum HARImport {
             let apiPath = url.path.range(of: APIEndpoint.directionsV5.path).map { String(url.path[$0.lowerBound...]) } ?? url.path
             guard let path = DirectionsPath(path: apiPath.removingPercentEncoding ?? apiPath) else { return .skipped("other path") }
             query += [(DirectionsPath.profileParameter, path.profile), (DirectionsPath.coordinatesParameter, path.coordinates)]
+        } else if endpoint.family == .map, let map = MapPath(path: url.path.removingPercentEncoding ?? url.path),
+                  case .success(let request) = map.request {
+            // A map resource's values are its path's: matched as `z`, `x`, `y`, `look`… (ScenarioEngine).
+            query += request.pathParameters
         }
         guard let response = entry["response"], case .object = response else { throw .init("has no response object") }
         guard let status = response["status"]?.intValue else { throw .init("response.status is missing or not an integer") }

@@ -111,7 +111,7 @@ public enum ReplayScenario {
     }
 
     static func relevantParameters(_ query: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        query.filter { !$0.value.isEmpty && $0.name != RequestMatch.keyParameter }
+        query.filter { !$0.value.isEmpty && !RequestMatch.isKeyParameter($0.name) }
     }
 
     private static func rule(for exchanges: [CapturedExchange], options: Options) -> JSONValue {

@@ -19,6 +19,9 @@ struct RequestMatch: Sendable {
     /// The parameter `exact` never counts: it carries the key (or the `scenario:` selector).
     static let keyParameter = "apikey"
 
+    /// Whether `exact` and replays leave parameter `name` aside: `apikey`, or `apiKey` (`APIKeyPolicy`).
+    static func isKeyParameter(_ name: String) -> Bool { APIKeyPolicy.isKeyParameter(name) }
+
     /// Whether the request matches; its `regex` tests are charged to `budget` (see `RegexBudget`).
     func matches(endpoint: APIEndpoint?, query: QueryParameters, budget: inout RegexBudget) -> Bool {
         if let endpoints { guard let endpoint, endpoints.contains(endpoint) else { return false } }
@@ -40,7 +43,7 @@ struct RequestMatch: Sendable {
 
     private func carriesOnlyListedParameters(_ query: QueryParameters) -> Bool {
         var counts: [String: Int] = [:]
-        for item in query.items where !item.value.isEmpty && item.name != Self.keyParameter {
+        for item in query.items where !item.value.isEmpty && !Self.isKeyParameter(item.name) {
             counts[item.name, default: 0] += 1
         }
         for (name, count) in counts {

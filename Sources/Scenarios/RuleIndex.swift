@@ -60,7 +60,7 @@ struct RuleIndex: Sendable {
     /// The request's parameter set as an exact rule lists it: non-empty values, `apikey` aside.
     static func key(of query: QueryParameters) -> [[String]] {
         var byName: [String: [String]] = [:]
-        for item in query.items where !item.value.isEmpty && item.name != RequestMatch.keyParameter {
+        for item in query.items where !item.value.isEmpty && !RequestMatch.isKeyParameter(item.name) {
             byName[item.name, default: []].append(item.value)
         }
         return byName.keys.sorted().map { [$0] + byName[$0]! }
@@ -71,7 +71,7 @@ struct RuleIndex: Sendable {
         guard match.exact else { return nil }
         var byName: [String: [String]] = [:]
         for (name, condition) in match.parameters {
-            guard name != RequestMatch.keyParameter, byName[name] == nil,
+            guard !RequestMatch.isKeyParameter(name), byName[name] == nil,
                   let values = condition.exactValues else { return nil }
             byName[name] = values
         }

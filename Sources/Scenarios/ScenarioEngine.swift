@@ -317,8 +317,15 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// the request and the candidate rules; runs no pattern.
     /// The parameters a rule's `params` (and `exact`) see: the query, and for Directions v5 the two
     /// values its path carries, as `profile` (`mapbox/driving-traffic`) and `coordinates`
-    /// (`106.69,10.77;106.70,10.78`) — so a rule, and a replay of a captured call, can tell routes apart.
+    /// (`106.69,10.77;106.70,10.78`) — so a rule, and a replay of a captured call, can tell routes apart;
+    /// for a map resource the values its path carries (`MapRequest.pathParameters`: `z`, `x`, `y`,
+    /// `dataset`, `look`, `scale`, `fontstack`, `range`, `format`, `style`).
     static func matchedParameters(_ request: HTTPRequest, endpoint: APIEndpoint?) -> QueryParameters {
+        if endpoint?.family == .map {
+            let path = innerPath(request.path)
+            guard let map = MapPath(path: path), case .success(let mapRequest) = map.request else { return request.query }
+            return QueryParameters(request.query.items + mapRequest.pathParameters)
+        }
         guard endpoint == .directionsV5, let path = DirectionsPath(path: request.path) else { return request.query }
         return QueryParameters(request.query.items + [(DirectionsPath.profileParameter, path.profile),
                                                       (DirectionsPath.coordinatesParameter, path.coordinates)])
@@ -460,9 +467,10 @@ public final class ScenarioEngine: @unchecked Sendable {
         var kept = 0
         var cut = false
         for item in request.query.items {
-            let value = item.name == "apikey" ? ScenarioSelection.redacted(item.value, apiKeys: configuration.apiKeys) : item.value
+            let isKey = APIKeyPolicy.isKeyParameter(item.name)
+            let value = isKey ? ScenarioSelection.redacted(item.value, apiKeys: configuration.apiKeys) : item.value
             let entry = JournalEntry.QueryItem(name: Self.journalValue(item.name), value: Self.journalValue(value))
-            if item.name != "apikey", entry.name != item.name || entry.value != value { cut = true }
+            if !isKey, entry.name != item.name || entry.value != value { cut = true }
             kept += entry.name.utf8.count + entry.value.utf8.count
             guard kept <= Self.journalQueryLimit else { cut = true; break }
             query.append(entry)

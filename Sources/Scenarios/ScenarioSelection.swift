@@ -89,7 +89,9 @@ struct ScenarioSelection: Sendable {
         }
         // The key the inner handler will see: the embedded real key with `apiKeys`, else the key as sent.
         let checkedKey = apiKeys.isEmpty ? apiKey : realKey
-        let keyIsValid = APIKeyPolicy(keys: apiKeys).isValid(checkedKey)
+        // Glyphs and sprites need no key (`APIEndpoint.requiresKey`): any request to them passes.
+        let needsKey = APIEndpoint(path: ScenarioEngine.innerPath(request.path))?.requiresKey ?? true
+        let keyIsValid = !needsKey || APIKeyPolicy(keys: apiKeys).isValid(checkedKey)
 
         let token: String
         let via: Via
@@ -180,13 +182,14 @@ struct ScenarioSelection: Sendable {
         return (String(token[..<at]), String(token[token.index(after: at)...]))
     }
 
-    /// The request with every `apikey` value replaced, in both the decoded and the raw query.
+    /// The request with every `apikey` (and `apiKey`) value replaced, in both the decoded and the raw query.
     private static func replacingAPIKey(in request: HTTPRequest, with key: String) -> HTTPRequest {
         var request = request
-        request.query.items = request.query.items.map { $0.name == "apikey" ? ($0.name, key) : $0 }
+        request.query.items = request.query.items.map { APIKeyPolicy.isKeyParameter($0.name) ? ($0.name, key) : $0 }
         let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key
         request.rawQuery = request.rawQuery.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            pair == "apikey" || pair.hasPrefix("apikey=") ? "apikey=" + encoded : String(pair)
+            let name = pair.prefix { $0 != "=" }
+            return APIKeyPolicy.isKeyParameter(String(name)) ? name + "=" + encoded : String(pair)
         }.joined(separator: "&")
         return request
     }

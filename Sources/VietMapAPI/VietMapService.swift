@@ -28,6 +28,8 @@ public final class VietMapService: Sendable {
     private let matrix: MatrixEndpoint
     private let tsp: TSPEndpoint
     private let migrate: MigrateAddressEndpoint
+    /// Styles, TileJSON, tiles, glyphs and sprites.
+    private let map: MapEndpoints
     /// Rendered autocomplete and place answers of repeated requests.
     private let cache: ResponseCache
     /// Not-found, method, query and key checks (shared with `--upstream`/`--replay`).
@@ -63,6 +65,7 @@ public final class VietMapService: Sendable {
         place = PlaceEndpoint(search: search, renderer: renderer)
         reverse = ReverseEndpoint(search: search, renderer: renderer)
         migrate = MigrateAddressEndpoint(search: search, renderer: renderer)
+        map = MapEndpoints()
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         let network = roadGraph.map(RoadNetwork.init(graph:))
@@ -131,10 +134,12 @@ public final class VietMapService: Sendable {
         case .answered(let response): return response
         case .admitted(let admitted): endpoint = admitted
         }
+        if endpoint.family == .map { return map.respond(to: request, endpoint: endpoint) }
         let parameters = RequestParameters(query: request.query)
         let cached: Bool
         switch endpoint.family {
         case .route, .matrix, .tsp, .directions: cached = false  // road-graph answers: the search dominates, requests rarely repeat
+        case .map: cached = false  // answered above (`MapEndpoints` keeps its own caches)
         case .autocomplete, .search, .place, .reverse, .migrateAddress: cached = cache.isEnabled
         }
         let cacheKey = cached ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
@@ -165,6 +170,8 @@ public final class VietMapService: Sendable {
                 // The visiting order is no documented key of the answer: a header, for the dashboard and tests.
                 if !order.isEmpty { response.headers.set(Self.pointsOrderHeader, order.map(String.init).joined(separator: ",")) }
                 return response
+            case .mapStyle, .mapTileJSON, .vectorTile, .rasterTile, .glyphs, .sprite:
+                return map.respond(to: request, endpoint: endpoint)
             }
             let data = Data(body)
             if let cacheKey { cache.store(data, for: cacheKey) }

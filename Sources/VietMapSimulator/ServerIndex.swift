@@ -26,12 +26,17 @@ enum ServerIndex {
         }
     }
 
+    /// `glyphs and sprite`: the endpoints that need no key (`APIEndpoint.requiresKey`).
+    static var keylessNames: String {
+        APIEndpoint.allCases.filter { !$0.requiresKey }.map(\.name).joined(separator: " and ")
+    }
+
     /// The index's text.
     static func text(adminEnabled: Bool, keyHint: String) -> String {
         var lines = [
             "vietmap-sim \(version) — an offline simulator of VietMap's Maps APIs",
             "",
-            "Every endpoint needs a key (apikey=\(keyHint)); scenarios: apikey=scenario:NAME (GET /__sim/scenarios with --admin).",
+            "Every endpoint but \(keylessNames) needs a key (apikey=\(keyHint)); scenarios: apikey=scenario:NAME (GET /__sim/scenarios with --admin).",
             "",
             "Endpoints (\(APIEndpoint.allCases.count)):",
         ]

@@ -28,9 +28,26 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     /// Directions v5 of VietMap's navigation SDKs (forks of Mapbox Navigation):
     /// `/api/navigations/route/directions/v5/{profile}/{lng,lat;…}.json`, Mapbox-shaped answers.
     case directionsV5 = "directions-v5"
+    // The map family (reference map-screens §2): every URL generation of one resource is one
+    // endpoint; `MapPath` reads the request data its path carries into a `MapRequest`.
+    /// A MapLibre style document (S1 `/api/maps/{name}/styles.json`, S2 `/maps/styles/{look}/style.json`, S4 `/mt/{look}/style.json`).
+    case mapStyle = "map-style"
+    /// A TileJSON (S3 `/maps/styles/{look}/tiles.json`, X1 `/api/terrain-tiles/tiles.json`).
+    case mapTileJSON = "map-tilejson"
+    /// A Mapbox vector tile (V1/V2 `/api/maps/data/{dataset}/{z}/{x}/{y}[.pbf]`).
+    case vectorTile = "vector-tile"
+    /// A PNG raster tile (R1–R4: `/api/{look}/{z}/{x}/{y}[@2x][.png]` and its older spellings).
+    case rasterTile = "raster-tile"
+    /// A glyph range PBF (G1–G3: `/mt/fonts/{fontstack}/{range}.pbf`); no key.
+    case glyphs
+    /// A sprite index or atlas (P1–P2: `/mt/styles/{look}/sprite[@2x].{json,png}`); no key.
+    case sprite
 
     /// The request path (no trailing `/`); for Directions v5 the fixed part the profile and the
-    /// coordinates follow (`DirectionsPath` reads them).
+    /// coordinates follow (`DirectionsPath` reads them); for the map endpoints the empty string —
+    /// their URL generations share no prefix, so the whole path is request data (`MapPath` reads
+    /// it) and `path + suffix` stays the request path wherever a path is split so (recordings,
+    /// forwarding).
     public var path: String {
         switch self {
         case .autocomplete: return "/api/autocomplete/v4"
@@ -50,20 +67,51 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         case .tspV3: return "/api/tsp/v3"
         case .migrateAddress: return "/api/migrate-address/v3"
         case .directionsV5: return "/api/navigations/route/directions/v5"
+        case .mapStyle, .mapTileJSON, .vectorTile, .rasterTile, .glyphs, .sprite: return ""
         }
     }
 
-    /// Whether the path goes on past `path` with request data (Directions v5: profile and coordinates).
-    public var takesPathSegments: Bool { self == .directionsV5 }
+    /// Whether the path goes on past `path` with request data (Directions v5: profile and
+    /// coordinates; the map endpoints: look, dataset, z/x/y, font stack, range, scale…).
+    public var takesPathSegments: Bool { self == .directionsV5 || family == .map }
 
     /// The path as the OpenAPI document writes it: `path`, with templated segments where
     /// `takesPathSegments` (the profile is `mapbox/{profile}`: a path parameter cannot hold a `/`).
     public var documentedPath: String {
-        takesPathSegments ? path + "/mapbox/{profile}/{coordinates}.json" : path
+        switch self {
+        case .directionsV5: return path + "/mapbox/{profile}/{coordinates}.json"
+        // The map endpoints: the generation the simulator's own styles name (`MapURLs`).
+        case .mapStyle: return "/api/maps/{style}/styles.json"
+        case .mapTileJSON: return "/maps/styles/{look}/tiles.json"
+        case .vectorTile: return "/api/maps/data/{dataset}/{z}/{x}/{y}.pbf"
+        case .rasterTile: return "/api/{look}/{z}/{x}/{y}@2x.png"
+        case .glyphs: return "/mt/fonts/{fontstack}/{range}.pbf"
+        case .sprite: return "/mt/styles/{look}/sprite{ratio}.{format}"
+        default: return path
+        }
     }
 
-    /// The endpoints by path, for `init(path:)`.
-    private static let byPath: [String: APIEndpoint] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.path, $0) })
+    /// Whether a request must present a valid key (`APIKeyPolicy`). Glyphs and sprites need
+    /// none: VietMap's styles name them without a key, so a key sent there is ignored.
+    public var requiresKey: Bool { self != .glyphs && self != .sprite }
+
+    /// Why the contract suite (`Contracts/openapi.json`, the corpus) leaves this endpoint out,
+    /// nil for the endpoints it covers.
+    public var contractExclusion: String? {
+        switch self {
+        case .vectorTile, .rasterTile, .glyphs:
+            return "binary answer (MVT, PNG or glyph PBF): no JSON schema applies"
+        case .sprite:
+            return "the PNG atlas is binary; the JSON index (MapLibre's sprite spec) is documented with the style"
+        case .mapStyle, .mapTileJSON:
+            return "MapLibre's style and TileJSON specs, not VietMap's JSON: documented once the style document is served"
+        default:
+            return nil
+        }
+    }
+
+    /// The endpoints by fixed path, for `init(path:)` (map endpoints are `MapPath`'s).
+    private static let byPath: [String: APIEndpoint] = Dictionary(uniqueKeysWithValues: allCases.filter { $0.family != .map }.map { ($0.path, $0) })
 
     /// The endpoint a request path names; a trailing `/` is ignored. Nil for any other path.
     public init?(path: String) {
@@ -75,9 +123,14 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         }
         // Paths that carry request data in further segments.
         let v5 = APIEndpoint.directionsV5.path
-        guard path.hasPrefix(v5), path.utf8.count > v5.utf8.count + 1,
-              path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: v5.utf8.count)] == UInt8(ascii: "/") else { return nil }
-        self = .directionsV5
+        if path.hasPrefix(v5), path.utf8.count > v5.utf8.count + 1,
+           path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: v5.utf8.count)] == UInt8(ascii: "/") {
+            self = .directionsV5
+            return
+        }
+        // Map resources: recognised by their shape, even when their values are bad (a 400 later).
+        guard let map = MapPath(path: path) else { return nil }
+        self = map.endpoint
     }
 
     /// The endpoint of a name (`route-v3`) or, for recordings written before names existed, of a path.
@@ -101,6 +154,7 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
         case .tsp, .tspV3: return .tsp
         case .migrateAddress: return .migrateAddress
         case .directionsV5: return .directions
+        case .mapStyle, .mapTileJSON, .vectorTile, .rasterTile, .glyphs, .sprite: return .map
         }
     }
 
@@ -128,16 +182,21 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     public static let allowedMethods = "GET, HEAD, OPTIONS"
 
     /// The endpoints a scenario's `endpoint` word names: a family name (`route`: every route
-    /// path), an endpoint name (`route-v3`), or nil for an unknown word.
+    /// path; `map`: every map resource), a group (`tiles`: vector and raster tiles), an endpoint
+    /// name (`route-v3`), or nil for an unknown word.
     public static func named(_ word: String) -> Set<APIEndpoint>? {
         if let family = APIFamily(rawValue: word) { return Set(allCases.filter { $0.family == family }) }
+        if let group = groups[word] { return group }
         if let endpoint = APIEndpoint(rawValue: word) { return [endpoint] }
         return nil
     }
 
-    /// Every word `named(_:)` accepts, families first (for messages).
-    public static let words: [String] = APIFamily.allCases.map(\.rawValue)
-        + allCases.map(\.rawValue).filter { APIFamily(rawValue: $0) == nil }
+    /// Words naming endpoints across or within families: `tiles` (vector and raster tiles).
+    public static let groups: [String: Set<APIEndpoint>] = ["tiles": [.vectorTile, .rasterTile]]
+
+    /// Every word `named(_:)` accepts, families first, then groups (for messages).
+    public static let words: [String] = APIFamily.allCases.map(\.rawValue) + groups.keys.sorted()
+        + allCases.map(\.rawValue).filter { APIFamily(rawValue: $0) == nil && groups[$0] == nil }
 }
 
 /// A group of endpoints that answer the same question in different versions.
@@ -152,14 +211,17 @@ public enum APIFamily: String, Sendable, CaseIterable, Hashable {
     case migrateAddress = "migrate-address"
     /// Mapbox Directions v5 of the navigation SDKs.
     case directions
+    /// What MapLibre map screens load: styles, TileJSON, vector and raster tiles, glyphs, sprites.
+    case map
 
     /// Error bodies of the family: routes and TSP in the route envelope, the matrix in its own,
-    /// the geocoding endpoints as `{"code","message"}`, Directions v5 as Mapbox's `{"code","message"}`.
+    /// the geocoding endpoints as `{"code","message"}`, Directions v5 as Mapbox's `{"code","message"}`,
+    /// the map resources as VietMap's `{"code","message"}` (MapLibre reads only the status of a failure).
     public var errorEnvelope: ErrorEnvelope {
         switch self {
         case .route, .tsp: return .route
         case .matrix: return .matrix
-        case .autocomplete, .search, .place, .reverse, .migrateAddress: return .codeMessage
+        case .autocomplete, .search, .place, .reverse, .migrateAddress, .map: return .codeMessage
         case .directions: return .mapbox
         }
     }

@@ -1,4 +1,5 @@
-/// The one key check of the simulator's API endpoints, shared by the service, the scenario
+/// The one key check of the simulator's API endpoints (those whose `APIEndpoint.requiresKey`;
+/// glyphs and sprites need none), shared by the service, the scenario
 /// engine and the capture/replay layer so they cannot disagree.
 ///
 /// A key is valid when it is present and non-empty and, when keys are configured
@@ -35,4 +36,11 @@ public struct APIKeyPolicy: Sendable, Hashable {
     public static func presentedKey(_ values: some Sequence<String>) -> String? {
         values.first { !$0.isEmpty }
     }
+
+    /// The query parameters that carry a key: `apikey`, and `apiKey` as VietMap's Flutter
+    /// example spells it on style URLs (reference map-screens §2).
+    public static let keyParameterNames: Set<String> = ["apikey", "apiKey"]
+
+    /// Whether a query parameter named `name` carries a key (for reading and redacting it).
+    public static func isKeyParameter(_ name: String) -> Bool { keyParameterNames.contains(name) }
 }

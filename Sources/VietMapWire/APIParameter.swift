@@ -100,6 +100,9 @@ extension APIEndpoint {
                 + [.point, .vehicle, .pointsEncoded, .roundTrip, .sources, .destinations]
         case .migrateAddress:
             return [.apikey, .text, .migrateType, .focus]
+        case .map:
+            // Every map value is in the path (`MapPath`); the key may also be spelled `apiKey`.
+            return requiresKey ? [.apikey] : []
         case .directions:
             return [.apikey, .geometries, .overview, .steps, .bannerInstructions, .voiceInstructions, .voiceUnits, .language,
                     .alternatives, .bearings, .radiuses, .approaches, .waypointNames, .continueStraight, .roundaboutExits,

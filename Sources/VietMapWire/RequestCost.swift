@@ -13,11 +13,18 @@
 /// - a search, autocomplete or migrate-address `text` of more than `lightTextWords` words or
 ///   `lightTextCharacters` characters.
 ///
+/// - a raster tile (drawn by Cairo from the road data, 512 px at `@2x`).
+///
+/// Medium — more than a lookup but bounded, and cached by the layer that answers it; served on the
+/// light threads: a glyph range (up to 256 SDF glyphs), a vector tile (one tile's features).
+///
 /// Everything else — place, reverse, short searches, routes of a few waypoints over the
-/// hierarchies, small matrices and tours — is light. An estimate errs towards heavy: a heavy request
+/// hierarchies, small matrices and tours, styles, TileJSON and sprites — is light. An estimate errs towards heavy: a heavy request
 /// served alone is answered as fast as before, only under load does it wait for its turn.
 public enum RequestCost: Sendable, Equatable {
     case light
+    /// Bounded work above a lookup, with the reason (`"a glyph range"`); not heavy.
+    case medium(String)
     /// Heavy, with the reason (`"matrix of 100 × 25 cells"`).
     case heavy(String)
 
@@ -44,6 +51,13 @@ public enum RequestCost: Sendable, Equatable {
         switch endpoint.family {
         case .place, .reverse:
             return .light
+        case .map:
+            switch endpoint {
+            case .rasterTile: return .heavy("a raster tile")
+            case .glyphs: return .medium("a glyph range")
+            case .vectorTile: return .medium("a vector tile")
+            default: return .light
+            }
         case .autocomplete, .search, .migrateAddress:
             guard let text = query.first(.text) else { return .light }
             let characters = text.unicodeScalars.count

@@ -8,7 +8,8 @@ import VietMapWire
 /// 3. the method is GET or HEAD (else 405 with `Allow`);
 /// 4. the query string parses (else 400);
 /// 5. a legacy URL's `api-version` is absent or the documented one (else 400);
-/// 6. the key passes `APIKeyPolicy` (else 401).
+/// 6. the key passes `APIKeyPolicy` (else 401) — for the endpoints that require one
+///    (`APIEndpoint.requiresKey`: not glyphs and sprites, where a key sent is ignored).
 public struct FrontDoor: Sendable {
     public let keys: APIKeyPolicy
 
@@ -42,14 +43,14 @@ public struct FrontDoor: Sendable {
                 .invalidRequest("api-version '\(sent.prefix(20))' is not supported by \(endpoint.path); use \(expected)"), for: endpoint))
         }
         let key = Self.presentedKey(request)
-        guard keys.isValid(key) else {
+        guard !endpoint.requiresKey || keys.isValid(key) else {
             return .answered(APIResponses.error(keys.refusal(of: key), for: endpoint))
         }
         return .admitted(endpoint)
     }
 
-    /// The key `request` presents: its first non-empty `apikey` (`APIKeyPolicy.presentedKey`).
+    /// The key `request` presents: its first non-empty `apikey` (or `apiKey`, `APIKeyPolicy.keyParameterNames`).
     public static func presentedKey(_ request: HTTPRequest) -> String? {
-        APIKeyPolicy.presentedKey(request.query.items.lazy.filter { $0.name == APIParameter.apikey.name }.map(\.value))
+        APIKeyPolicy.presentedKey(request.query.items.lazy.filter { APIKeyPolicy.isKeyParameter($0.name) }.map(\.value))
     }
 }

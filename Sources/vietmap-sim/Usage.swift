@@ -16,12 +16,17 @@ enum Usage {
           vietmap-sim bench-routing [options]   A* vs contraction hierarchy figures (benchmarks)
           vietmap-sim help [COMMAND]            show help for a command
 
-        ENDPOINTS (\(APIEndpoint.allCases.count), every one with a key: apikey=ANY-NON-EMPTY-KEY):
+        ENDPOINTS (\(APIEndpoint.allCases.count), every one but \(keylessNames) with a key: apikey=ANY-NON-EMPTY-KEY):
         \(endpointLines)
 
         Run `vietmap-sim COMMAND --help` for the options of a command.
         Data: © OpenStreetMap contributors (ODbL 1.0); administrative units MIT (see README).
         """
+
+    /// The endpoints that need no key (`APIEndpoint.requiresKey`), as `glyphs and sprite`.
+    static var keylessNames: String {
+        APIEndpoint.allCases.filter { !$0.requiresKey }.map(\.name).joined(separator: " and ")
+    }
 
     /// One line per endpoint of the wire home: its name and path.
     static var endpointLines: String {

@@ -65,4 +65,34 @@ extension CaptureTests {
             XCTAssertEqual(try get(server, "/api/nothing?apikey=k").status, 404)
         }
     }
+
+    /// Endpoints whose request data is in the path (Directions v5, the map resources) reach the
+    /// upstream with that path — percent-encoded again — and are recorded and replayed by it.
+    func testPathCarryingEndpointsAreForwardedWithTheirPath() throws {
+        let upstream = try startUpstream()
+        let directory = try temporaryDirectory()
+        let recording = try proxy(to: Self.url(upstream), record: directory)
+        let directions = "/api/navigations/route/directions/v5/mapbox/driving/106.6980,10.7725;106.7009,10.7769.json?apikey=\(Self.clientKey)"
+        let live = try get(recording, directions)
+        XCTAssertEqual(live.status, 200, String(decoding: live.body.prefix(300), as: UTF8.self))
+        XCTAssertTrue(String(decoding: live.body, as: UTF8.self).contains("\"code\":\"Ok\""))
+        // The upstream read the tile from the forwarded path: its 400 names the impossible tile.
+        let tile = try get(recording, "/api/tm/3/9/0.png?apikey=\(Self.clientKey)")
+        XCTAssertEqual(tile.status, 400)
+        XCTAssertTrue(String(decoding: tile.body, as: UTF8.self).contains("tile 3/9/0 does not exist"))
+        // A stack with spaces and a comma gets through the upstream URL (not a 502).
+        let glyphs = try get(recording, "/mt/fonts/Roboto%20Regular%2cRoboto%20Medium/0-255.pbf")
+        XCTAssertNotEqual(glyphs.status, 502, String(decoding: glyphs.body.prefix(300), as: UTF8.self))
+        XCTAssertNotEqual(glyphs.status, 404, String(decoding: glyphs.body.prefix(300), as: UTF8.self))
+        upstream.stop()
+        recording.stop()
+
+        let recordings = try VMRecording.load(directory: directory)
+        XCTAssertEqual(Set(recordings.map(\.request.endpoint)), [.directionsV5, .rasterTile, .glyphs])
+        XCTAssertEqual(recordings.first { $0.request.endpoint == .rasterTile }?.request.path, "/api/tm/3/9/0.png")
+        let replay = try start(ReplayResponder(directory: directory).handler)
+        XCTAssertEqual(try get(replay, directions).body, live.body, "byte-identical")
+        XCTAssertEqual(try get(replay, "/api/tm/3/9/0.png?apikey=x").body, tile.body)
+        XCTAssertEqual(try get(replay, "/api/tm/3/9/1.png?apikey=x").status, 404, "another tile was not recorded")
+    }
 }

@@ -7,18 +7,23 @@ import XCTest
 
 /// The wire list (`APIEndpoint`, `APIParameter`) and the contract (`Contracts/openapi.json`, the
 /// corpus) cannot drift apart: every endpoint has an operation at its path with every parameter
-/// the endpoint reads, errors in the endpoint's envelope, and at least one corpus query.
+/// the endpoint reads, errors in the endpoint's envelope, and at least one corpus query — every
+/// endpoint but those the contract leaves out with a reason (`APIEndpoint.contractExclusion`:
+/// the map resources, binary or in MapLibre's own formats).
 final class WireListCoverageTests: XCTestCase {
+    /// The endpoints the contract covers.
+    static let covered = APIEndpoint.allCases.filter { $0.contractExclusion == nil }
+
     /// What `openAPI` fails to say about the wire list; empty when it documents all of it.
     static func wireListProblems(_ openAPI: JSONValue) -> [String] {
         var problems: [String] = []
         let securityName = openAPI["components"]?["securitySchemes"]?["ApiKeyAuth"]?["name"]?.stringValue
         if securityName != APIParameter.apikey.name { problems.append("apikey is not the ApiKeyAuth scheme's query parameter") }
         let documentedPaths = Set(openAPI["paths"]?.objectValue?.keys.map { $0 } ?? [])
-        for path in documentedPaths.subtracting(APIEndpoint.allCases.map(\.documentedPath)) {
+        for path in documentedPaths.subtracting(covered.map(\.documentedPath)) {
             problems.append("\(path): documented, but no APIEndpoint has this path")
         }
-        for endpoint in APIEndpoint.allCases {
+        for endpoint in covered {
             guard let operation = openAPI["paths"]?[endpoint.documentedPath]?["get"] else {
                 problems.append("\(endpoint.name): no GET operation at \(endpoint.documentedPath)")
                 continue
@@ -66,8 +71,8 @@ final class WireListCoverageTests: XCTestCase {
     func testEveryEndpointAndParameterOfTheWireListIsInTheOpenAPIDocument() throws {
         let contracts = try ContractSimulator.get().contracts
         XCTAssertEqual(Self.wireListProblems(contracts.openAPI), [])
-        XCTAssertEqual(contracts.openAPI["paths"]?.objectValue?.count, APIEndpoint.allCases.count)
-        for endpoint in APIEndpoint.allCases {
+        XCTAssertEqual(contracts.openAPI["paths"]?.objectValue?.count, Self.covered.count)
+        for endpoint in Self.covered {
             XCTAssertEqual(contracts.documentedStatuses(endpoint).filter { (200..<300).contains($0) }, [200], endpoint.name)
             XCTAssertNotNil(contracts.response(endpoint, status: 200)?.schemaStem, endpoint.name)
         }
@@ -106,13 +111,21 @@ final class WireListCoverageTests: XCTestCase {
 
     func testEveryEndpointHasCorpusQueriesForSuccessAndError() throws {
         let corpus = try ContractSimulator.get().contracts.corpus
-        for endpoint in APIEndpoint.allCases {
+        for endpoint in Self.covered {
             let queries = corpus.queries.filter { $0.endpoint == endpoint }
             XCTAssertTrue(queries.contains { $0.expect.status == 200 }, "no 200 query for \(endpoint.name)")
             XCTAssertTrue(queries.contains { $0.expect.status >= 400 }, "no error query for \(endpoint.name)")
         }
         // Every endpoint is served: nothing waits.
         XCTAssertEqual(corpus.queries.filter { $0.pending != nil }.map(\.name), [])
+    }
+
+    /// What the contract leaves out is the map family, each with its reason; the rest is covered.
+    func testOnlyTheMapResourcesAreLeftOutOfTheContract() {
+        XCTAssertEqual(Set(APIEndpoint.allCases.filter { $0.contractExclusion != nil }), APIEndpoint.named("map"))
+        for endpoint in APIEndpoint.allCases where endpoint.contractExclusion != nil {
+            XCTAssertFalse(endpoint.contractExclusion?.isEmpty ?? true, endpoint.name)
+        }
     }
 
     func testPendingQueriesAreSkippedUnlessAskedFor() async throws {

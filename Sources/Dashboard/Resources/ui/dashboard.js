@@ -253,7 +253,7 @@
       const rule = e.rule == null ? "" : e.rule + (e.step == null ? "" : " · " + e.step);
       return el("tr", { dataset: { seq: e.seq, endpoint: e.endpoint }, class: e.seq === journal.selected ? "selected" : null, onclick: () => select(e.seq) },
         cell(e.seq, { class: "num" }), cell(clock(e.time), { title: e.time }),
-        el("td", {}, el("span", { class: "ep ep-" + familyOf(e.endpoint), title: endpoints.byName.has(e.endpoint) ? endpoints.byName.get(e.endpoint).path : e.path }, e.endpoint)),
+        el("td", {}, el("span", { class: "ep ep-" + familyOf(e.endpoint), title: endpoints.byName.get(e.endpoint)?.path || e.path }, e.endpoint)),
         cell(requestSummary(e)),
         e.client ? cell(e.client, { title: "client " + e.client + " · key " + (param(e, "apikey") || "none") }) : cell(param(e, "apikey") || "(no key)", { class: "key" }),
         cell(e.scenario ? e.scenario + (e.selectedBy ? " (" + e.selectedBy + ")" : "") : ""), cell(rule), cell(e.state),

@@ -1,0 +1,261 @@
+/// The map request a path names, read from every URL generation of reference map-screens §2:
+///
+/// | | paths |
+/// |---|---|
+/// | style | S1 `/api/maps/{light,dark,raster,satellite,hybrid,google,google-satellite}/styles.json`, S2 `/maps/styles/{look}/style.json`, S4 `/mt/{look}/style.json` |
+/// | TileJSON | S3 `/maps/styles/{look}/tiles.json`, X1 `/api/terrain-tiles/tiles.json` |
+/// | vector tile | V1/V2 `/api/maps/data/{dataset}/{z}/{x}/{y}[.pbf]`, traffic `/maps/tiles/tf/{z}/{x}/{y}.pbf` (dataset `tf`) |
+/// | raster tile | R1 `/api/{look}/{z}/{x}/{y}[@2x][.png]`, R2 `/{look}/…`, R3 `/maps/tiles/{look,st,tf}/…`, R4 `/api/maps/raster/v3/…`, `/api/tf/…` |
+/// | glyphs | G1 `/mt/fonts/{stack}/{range}.pbf`, G2 `/maps/fonts/…`, `/api/fonts/…`, G3 `/api/font/…` |
+/// | sprite | P1 `/mt/styles/[{look}/]sprite[@2x].{json,png}`, P2 `/maps/styles/…` |
+///
+/// `{look}` is `tm`, `lm` or `dm` (`MapLook`). A path of one of these shapes is a map path even
+/// when its values are bad: `request` is then the error to answer — 400 for a malformed or
+/// impossible z/x/y, scale or glyph range, 404 for a look or style name that does not exist.
+/// A path of no such shape is no map path (`init` fails: the front door's 404).
+///
+/// Bounded: a path longer than `maxPathBytes` is none, at most `maxSegments` segments are split off.
+public struct MapPath: Sendable, Equatable {
+    public let endpoint: APIEndpoint
+    public let request: Result<MapRequest, APIError>
+
+    /// The deepest zoom a tile may have (`x, y < 2^z` then fit in 8 digits).
+    public static let maxZoom = 24
+    /// More `/`-separated segments than this are no map path.
+    static let maxSegments = 8
+    /// A longer path is no map path (a font stack of a few names, a dataset id: far less).
+    public static let maxPathBytes = 2_048
+
+    public init(endpoint: APIEndpoint, request: Result<MapRequest, APIError>) {
+        self.endpoint = endpoint
+        self.request = request
+    }
+
+    /// Reads `path` (without the query; percent-decoded or raw). Nil when it is no map path.
+    public init?(path: String) {
+        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes else { return nil }
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: Self.maxSegments,
+                                                   omittingEmptySubsequences: false).map { Substring($0) }
+        guard segments.count <= Self.maxSegments, !segments.contains(where: \.isEmpty) else { return nil }
+        guard let found = Self.read(segments) else { return nil }
+        self = found
+    }
+
+    // MARK: Shapes
+
+    private static func read(_ s: [Substring]) -> MapPath? {
+        switch s[0] {
+        case "api": return readAPI(s)
+        case "maps": return readMaps(s)
+        case "mt": return readMT(s)
+        default:
+            // R2 `/{look}/{z}/{x}/{y}@2x.png`.
+            guard s.count == 4, let look = MapLook(rawValue: String(s[0])) else { return nil }
+            return raster(.look(look), s[1], s[2], s[3])
+        }
+    }
+
+    private static func readAPI(_ s: [Substring]) -> MapPath? {
+        guard s.count >= 3 else { return nil }
+        switch s[1] {
+        case "maps":
+            if s.count == 4, s[3] == "styles.json" {
+                guard let name = MapStyleName(rawValue: String(s[2])) else {
+                    return MapPath(endpoint: .mapStyle, request: .failure(.notFound(
+                        "no map style '\(s[2].prefix(40))'; styles: \(MapStyleName.allCases.map(\.rawValue).joined(separator: ", "))")))
+                }
+                let style = MapRequest.Style(flavour: name.flavour, look: name.look, generation: .apiMaps, name: name)
+                return MapPath(endpoint: .mapStyle, request: .success(.style(style)))
+            }
+            if s.count == 7, s[2] == "data" { return vector(dataset: s[3], s[4], s[5], s[6]) }
+            if s.count == 7, s[2] == "raster", s[3] == "v3" { return raster(.look(.standard), s[4], s[5], s[6]) }
+            return nil
+        case "fonts", "font":
+            return s.count == 4 ? glyphs(s[2], s[3]) : nil
+        case "terrain-tiles":
+            return s.count == 3 && s[2] == "tiles.json" ? MapPath(endpoint: .mapTileJSON, request: .success(.tileJSON(.terrain))) : nil
+        case "tf":
+            return s.count == 5 ? raster(.traffic, s[2], s[3], s[4]) : nil
+        default:
+            guard s.count == 5, let look = MapLook(rawValue: String(s[1])) else { return nil }
+            return raster(.look(look), s[2], s[3], s[4])
+        }
+    }
+
+    private static func readMaps(_ s: [Substring]) -> MapPath? {
+        guard s.count >= 3 else { return nil }
+        switch s[1] {
+        case "styles":
+            if s.count == 3 { return sprite(look: nil, file: s[2]) }
+            guard s.count == 4 else { return nil }
+            switch s[3] {
+            case "style.json":
+                return lookPath(.mapStyle, s[2]) { .style(MapRequest.Style(flavour: .vector, look: $0, generation: .mapsStyles)) }
+            case "tiles.json":
+                return lookPath(.mapTileJSON, s[2]) { .tileJSON(.look($0)) }
+            default:
+                guard isSpriteFile(s[3]) else { return nil }
+                guard let look = MapLook(rawValue: String(s[2])) else { return unknownLook(.sprite, s[2]) }
+                return sprite(look: look, file: s[3])
+            }
+        case "fonts":
+            return s.count == 4 ? glyphs(s[2], s[3]) : nil
+        case "tiles":
+            guard s.count == 6 else { return nil }
+            switch s[2] {
+            case "st": return raster(.satellite, s[3], s[4], s[5])
+            case "tf": return s[5].hasSuffix(".pbf") ? vector(dataset: "tf", s[3], s[4], s[5]) : raster(.traffic, s[3], s[4], s[5])
+            default:
+                guard let look = MapLook(rawValue: String(s[2])) else { return unknownLook(.rasterTile, s[2]) }
+                return raster(.look(look), s[3], s[4], s[5])
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static func readMT(_ s: [Substring]) -> MapPath? {
+        guard s.count >= 3 else { return nil }
+        switch s[1] {
+        case "fonts":
+            return s.count == 4 ? glyphs(s[2], s[3]) : nil
+        case "styles":
+            if s.count == 3 { return sprite(look: nil, file: s[2]) }
+            guard s.count == 4, isSpriteFile(s[3]) else { return nil }
+            guard let look = MapLook(rawValue: String(s[2])) else { return unknownLook(.sprite, s[2]) }
+            return sprite(look: look, file: s[3])
+        default:
+            // S4 `/mt/{look}/style.json`.
+            guard s.count == 3, s[2] == "style.json" else { return nil }
+            return lookPath(.mapStyle, s[1]) { .style(MapRequest.Style(flavour: .vector, look: $0, generation: .mt)) }
+        }
+    }
+
+    // MARK: Values
+
+    private static func lookPath(_ endpoint: APIEndpoint, _ segment: Substring, _ make: (MapLook) -> MapRequest) -> MapPath {
+        guard let look = MapLook(rawValue: String(segment)) else { return unknownLook(endpoint, segment) }
+        return MapPath(endpoint: endpoint, request: .success(make(look)))
+    }
+
+    private static func unknownLook(_ endpoint: APIEndpoint, _ segment: Substring) -> MapPath {
+        MapPath(endpoint: endpoint, request: .failure(.notFound(
+            "no map look '\(segment.prefix(40))'; looks: \(MapLook.allCases.map(\.rawValue).joined(separator: ", "))")))
+    }
+
+    private static func vector(dataset: Substring, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
+        var y = y
+        if y.hasSuffix(".pbf") { y = y.dropLast(4) }
+        let request = tile(z, x, y).map { MapRequest.vectorTile(MapRequest.VectorTile(dataset: String(dataset), tile: $0)) }
+        return MapPath(endpoint: .vectorTile, request: request)
+    }
+
+    private static func raster(_ layer: MapRequest.RasterTile.Layer, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
+        var y = y
+        if y.hasSuffix(".png") { y = y.dropLast(4) }
+        var scale = 1
+        if let at = y.lastIndex(of: "@") {
+            let suffix = y[y.index(after: at)...]
+            switch suffix {
+            case "1x": scale = 1
+            case "2x": scale = 2
+            default:
+                return MapPath(endpoint: .rasterTile, request: .failure(.invalidRequest(
+                    "raster tile scale '@\(suffix.prefix(20))' is not served; use @2x (512 px) or none (256 px)")))
+            }
+            y = y[..<at]
+        }
+        let request = tile(z, x, y).map { MapRequest.rasterTile(MapRequest.RasterTile(layer: layer, tile: $0, scale: scale)) }
+        return MapPath(endpoint: .rasterTile, request: request)
+    }
+
+    /// z/x/y as non-negative decimal numbers (digits only), z ≤ `maxZoom`, x and y below 2^z.
+    private static func tile(_ z: Substring, _ x: Substring, _ y: Substring) -> Result<MapRequest.Tile, APIError> {
+        guard let zoom = number(z, digits: 2), let column = number(x, digits: 8), let row = number(y, digits: 8) else {
+            return .failure(.invalidRequest("tile '\(z.prefix(12))/\(x.prefix(12))/\(y.prefix(12))' is not z/x/y in decimal digits"))
+        }
+        guard zoom <= maxZoom else {
+            return .failure(.invalidRequest("tile zoom \(zoom) is beyond the deepest, \(maxZoom)"))
+        }
+        let side = 1 << zoom
+        guard column < side, row < side else {
+            return .failure(.invalidRequest("tile \(zoom)/\(column)/\(row) does not exist: x and y must be below \(side) at zoom \(zoom)"))
+        }
+        return .success(MapRequest.Tile(z: zoom, x: column, y: row))
+    }
+
+    /// A decimal number of at most `digits` digits (no sign, no spaces), nil otherwise.
+    private static func number(_ text: Substring, digits: Int) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= digits else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func glyphs(_ stack: Substring, _ rangeSegment: Substring) -> MapPath {
+        let range = rangeSegment.hasSuffix(".pbf") ? rangeSegment.dropLast(4) : rangeSegment
+        let bounds = range.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = number(bounds[0], digits: 5), let last = number(bounds[1], digits: 5),
+              first % 256 == 0, last == first + 255, last <= 65_535 else {
+            return MapPath(endpoint: .glyphs, request: .failure(.invalidRequest(
+                "glyph range '\(range.prefix(24))' is not N-(N+255) with N a multiple of 256 below 65536 (e.g. 0-255.pbf)")))
+        }
+        let glyphs = MapRequest.Glyphs(fontStack: String(stack), range: String(range), firstCodePoint: first)
+        return MapPath(endpoint: .glyphs, request: .success(.glyphs(glyphs)))
+    }
+
+    private static func isSpriteFile(_ file: Substring) -> Bool {
+        file.hasPrefix("sprite") && (file.hasSuffix(".json") || file.hasSuffix(".png"))
+    }
+
+    /// `sprite[@Nx].{json,png}`; nil for another file name (no map path), an error for a scale but 1 or 2.
+    private static func sprite(look: MapLook?, file: Substring) -> MapPath? {
+        guard isSpriteFile(file) else { return nil }
+        let format: MapRequest.Sprite.Format = file.hasSuffix(".json") ? .json : .png
+        let variant = file.dropFirst("sprite".count).dropLast(format == .json ? 5 : 4)
+        let scale: Int
+        switch variant {
+        case "", "@1x": scale = 1
+        case "@2x": scale = 2
+        default:
+            guard variant.hasPrefix("@") else { return nil }
+            return MapPath(endpoint: .sprite, request: .failure(.invalidRequest(
+                "sprite scale '\(variant.prefix(20))' is not served; use sprite or sprite@2x")))
+        }
+        return MapPath(endpoint: .sprite, request: .success(.sprite(MapRequest.Sprite(look: look, scale: scale, format: format))))
+    }
+
+    // MARK: Percent-decoding
+
+    /// `text` with its valid `%XX` escapes decoded (others kept; invalid UTF-8 repaired), `+` kept.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let input = Array(text.utf8)
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
+               let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(input[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
