@@ -199,6 +199,19 @@ final class MapLayerExtractionTests: XCTestCase {
         XCTAssertEqual(feature["class"], .string("market"))
     }
 
+    func testExtentOpensOnTheDatasetsCity() throws {
+        let (graph, _, _) = try Self.dataset()
+        let extent = try XCTUnwrap(MapExtent(graph: graph))
+        let center = extent.center
+        let inHCMC = (10.35...11.17).contains(center.latitude) && (106.35...107.05).contains(center.longitude)
+        let inHanoi = (20.9...21.2).contains(center.latitude) && (105.7...106.0).contains(center.longitude)
+        XCTAssert(inHCMC || inHanoi, "centre \(center.latitude), \(center.longitude)")
+        let degrees = extent.degrees
+        XCTAssertLessThan(degrees[0], degrees[2])
+        XCTAssertLessThan(degrees[1], degrees[3])
+        XCTAssert((degrees[1]...degrees[3]).contains(center.latitude) && (degrees[0]...degrees[2]).contains(center.longitude))
+    }
+
     func testAdminUnitsBecomeLabelPoints() throws {
         let (_, search, _) = try Self.dataset()
         let points = MapLayerExtraction.adminPoints(search.admin)
