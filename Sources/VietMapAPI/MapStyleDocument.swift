@@ -25,7 +25,9 @@ import VietMapWire
 /// simulator's zoom ranges follow `VietMapTileSchema` (one layer per id, no maxzoom splits), name labels of
 /// classes 2–3 join the `z12` label layers, `vmpoi_priority-all` shows only bus/company/other (the tiers show
 /// the rest), the under-construction (`-uncor`), level-change (`_To`/`_From`) and `roadtype` layers are left
-/// out (the data has no such roads), and `vmroad_oneway` is the simulator's own.
+/// out (the data has no such roads), and the tunnels' `<id>-fill` layers and `vmroad_oneway` (arrows drawn as the
+/// text "→", glyph range 8192-8447) are the simulator's own. The water, land-use and building layers stay for
+/// apps that address them; their source layers are empty until the dataset has such polygons.
 public enum MapStyleDocument {
     /// The source id of the vector flavour.
     public static let vectorSource = "vietmap"

@@ -1,3 +1,4 @@
+import Dataset
 import Foundation
 import MapTiles
 import Platform
@@ -148,6 +149,27 @@ final class MapLayerExtractionTests: XCTestCase {
         XCTAssertNil(VietMapTileSchema.roadClass(.ferry))
         XCTAssertEqual(VietMapTileSchema.roadMinZoom(roadClass: 6, structure: 2), 10)
         XCTAssertEqual(VietMapTileSchema.roadMinZoom(roadClass: 9), 14)
+    }
+
+    func testPointClassesAndTiersFollowVietMaps() {
+        XCTAssertEqual(VietMapTileSchema.pointClass(categories: ["6001"], name: "Chùa Vĩnh Nghiêm"), "pagoda")
+        XCTAssertEqual(VietMapTileSchema.pointClass(categories: ["6001"], name: "Nhà thờ Đức Bà"), "church")
+        XCTAssertEqual(VietMapTileSchema.pointClass(categories: ["6001"], name: "Đền Ngọc Sơn"), "temple")
+        XCTAssertEqual(VietMapTileSchema.pointClass(categories: ["9104"], name: "Tân Sơn Nhất"), "airport")
+        XCTAssertEqual(VietMapTileSchema.pointClass(categories: [], name: "x"), "other")
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "airport", rank: 1), 11)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "airport", rank: 2), 16)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "parking", rank: 2), 13)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "hotel", rank: 2), 14)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "church", rank: 2), 15)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "cafe", rank: 2), 16)
+        XCTAssertEqual(VietMapTileSchema.pointMinZoom(class: "company", rank: 1), 18)
+        // Every category of the code set has its own class (localities and "Other" are "other"), and every class is an icon.
+        for category in CategoryCodes.categories {
+            let pointClass = VietMapTileSchema.pointClass(categories: [category.code], name: "")
+            XCTAssert(VietMapTileSchema.iconNames.contains(pointClass), "\(category.code) → \(pointClass)")
+            if !["9301", "9999"].contains(category.code) { XCTAssertNotEqual(pointClass, "other", category.name) }
+        }
     }
 
     func testLabelLinesJoinEdgesOfOneStreet() throws {
