@@ -26,7 +26,7 @@ import PackageDescription
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, CZlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   CZlib → EmbeddedFiles               (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
-///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP → VietMapAPI  (parameters → domain → live-shaped JSON)
+///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents)
 ///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, CZlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
@@ -86,7 +86,8 @@ let package = Package(
         .target(name: "MBTiles", dependencies: ["SQLiteStore"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "CZlib"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
+                                                  "MapTiles", "MapGlyphs"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "CZlib", "VietMapWire"]),
@@ -121,7 +122,8 @@ let package = Package(
                     dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
         .testTarget(name: "VietMapAPITests",
-                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing"]),
+                    dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
+                                   "VietMapWire", "Search", "Platform"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform"]),

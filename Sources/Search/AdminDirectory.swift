@@ -58,6 +58,9 @@ public final class AdminDirectory: Sendable {
 
     public var count: Int { all.count }
 
+    /// Every unit of both schemes, ordered by scheme, level and code.
+    public var units: [AdminUnit] { all }
+
     /// The units a place's address is made of, ward first, province last (VietMap's boundary order).
     public func hierarchy(of place: PlaceRecord, in format: AddressFormat) -> [AdminUnit] {
         switch format {

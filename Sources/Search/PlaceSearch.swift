@@ -666,6 +666,13 @@ public final class PlaceSearch: Sendable {
     public func place(key: String) throws -> PlaceRecord? {
         index.places.row(key: key).map(index.places.record)
     }
+
+    /// Every place of `kind`, in row (importance) order: what the map's point layers are drawn from.
+    public func forEachPlace(kind: PlaceKind, _ body: (PlaceRecord) throws -> Void) rethrows {
+        let places = index.places
+        let wanted = UInt8(kind.rawValue)
+        for row in 0..<places.count where places.kind[row] == wanted { try body(places.record(row)) }
+    }
 }
 
 private extension Array where Element == ArraySlice<UInt8> {
