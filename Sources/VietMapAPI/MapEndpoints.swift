@@ -1,25 +1,43 @@
+import Foundation
 import HTTPServer
+import JSON
+import MapGlyphs
+import MapTiles
 import VietMapWire
 import VietMapWireHTTP
 
-/// The one entry point of the map endpoints (`APIFamily.map`: styles, TileJSON, vector and raster
-/// tiles, glyphs, sprites), after the front door's checks (method, query, key where required).
+/// The one entry point of the map endpoints (`APIFamily.map`: styles, TileJSON, vector and raster tiles, glyphs,
+/// sprites), after the front door's checks (method, query, key where required).
 ///
-/// It reads the path (`MapPath`): a malformed or impossible z/x/y, scale or glyph range is a 400,
-/// an unknown look or style name a 404, both in the map envelope (VietMap's `{"code","message"}`).
-/// A valid request goes to the resource's producer — not wired yet: every one answers
-/// `503 {"code":"ERROR_UNKNOWN","message":"map endpoint not wired yet"}` until the style document
-/// (`MapStyleDocument`), tiles, glyphs and sprites are plugged in at `produce(_:base:)`.
+/// It reads the path (`MapPath`): a malformed or impossible z/x/y, scale or glyph range is a 400, an unknown look or
+/// style name a 404, both in the map envelope (VietMap's `{"code","message"}`). Then:
+/// - styles and TileJSON are made per request (`MapStyleDocument`, `MapTileJSON`) with absolute inner URLs built
+///   from the request's `Host` and key (`MapURLs`); `Cache-Control: no-cache` (they depend on the caller);
+/// - vector tiles are cut from the dataset's features (`MapContent`): MVT, gzipped with `Content-Encoding: gzip`
+///   when the client accepts it; a tile with nothing in it is a 204, a tile outside the data a 404 (MapLibre shows
+///   both as empty); raster tiles are drawn with Cairo in the look's palette (`MapRasterPaint`), 256 px or 512 px
+///   (`@2x`); glyph ranges come from the embedded Roboto fonts (`GlyphLibrary`); the sprite is drawn by the
+///   project (`MapSpriteIcons`);
+/// - tiles, glyphs and sprites carry an `ETag` (a hash of the bytes; `If-None-Match` gets a 304) and
+///   `Cache-Control: public, max-age=3600`; every map answer has `Access-Control-Allow-Origin: *`.
 struct MapEndpoints: Sendable {
     /// The base URL inner URLs fall back to when a request's `Host` is missing or implausible.
     let listening: MapBaseURL
+    private let content: MapContent
+    private let cache: MapResourceCache
 
-    init(listening: MapBaseURL = MapEndpoints.defaultListening) {
+    init(content: MapContent, listening: MapBaseURL = MapEndpoints.defaultListening,
+         cacheBytes: Int = MapResourceCache.defaultBudgetBytes) {
+        self.content = content
         self.listening = listening
+        cache = MapResourceCache(budgetBytes: cacheBytes)
     }
 
     /// `http://127.0.0.1:8080`, `serve`'s default address.
     static let defaultListening = MapBaseURL(scheme: "http", authority: "127.0.0.1:8080")!
+
+    /// How long clients may keep a tile, glyph range or sprite before asking again (with `If-None-Match`).
+    static let cacheControl = "public, max-age=3600"
 
     /// The answer to `request`, admitted by the front door for `endpoint` (a map endpoint).
     func respond(to request: HTTPRequest, endpoint: APIEndpoint) -> HTTPResponse {
@@ -31,15 +49,176 @@ struct MapEndpoints: Sendable {
             return APIResponses.error(error, for: endpoint)
         case .success(let mapRequest):
             let urls = MapURLs(base: MapBaseURL.of(request, listening: listening), key: FrontDoor.presentedKey(request))
-            return produce(mapRequest, urls: urls)
+            do throws(APIError) {
+                return try produce(mapRequest, urls: urls, request: request)
+            } catch {
+                return APIResponses.error(error, for: endpoint)
+            }
         }
     }
 
-    /// The resource `request` names, its inner URLs built by `urls`.
-    private func produce(_ request: MapRequest, urls: MapURLs) -> HTTPResponse {
-        APIResponses.error(Self.notWired, for: request.endpoint)
+    /// The resource `mapRequest` names, its inner URLs built by `urls`.
+    private func produce(_ mapRequest: MapRequest, urls: MapURLs, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        switch mapRequest {
+        case .style(let style):
+            let document = MapStyleDocument.style(flavour: style.flavour, look: style.look, urls: try styleURLs(urls, look: style.look),
+                                                  extent: content.extent)
+            return Self.uncachedJSON(document)
+        case .tileJSON(.look(let look)):
+            return Self.uncachedJSON(MapTileJSON.document(look: look, rasterTemplate: urls.rasterTiles(look: look), extent: content.extent))
+        case .tileJSON(.terrain):
+            throw .notFound("the simulator has no terrain (raster-dem) data")
+        case .vectorTile(let vector):
+            return try vectorTile(vector.tile, request: request)
+        case .rasterTile(let raster):
+            return try rasterTile(raster, request: request)
+        case .glyphs(let glyphs):
+            return try glyphRange(glyphs, request: request)
+        case .sprite(let sprite):
+            return try spriteFile(sprite, request: request)
+        }
     }
 
-    /// The placeholder answer of a valid map request (503: MapLibre retries it, nothing is cached).
-    static let notWired = APIError(status: 503, code: APIErrorCode.errorUnknown.rawValue, message: "map endpoint not wired yet")
+    private func styleURLs(_ urls: MapURLs, look: MapLook) throws(APIError) -> MapStyleURLs {
+        do {
+            return try MapStyleURLs(tiles: urls.vectorTiles(datasetID: content.datasetID), raster: urls.rasterTiles(look: look),
+                                    glyphs: urls.glyphs, sprite: urls.sprite(look: look))
+        } catch {
+            throw .internalFailure(error)
+        }
+    }
+
+    // MARK: Tiles
+
+    private func tileID(_ tile: MapRequest.Tile) throws(APIError) -> TileID {
+        guard let id = TileID(z: tile.z, x: tile.x, y: tile.y) else {
+            throw .invalidRequest("no tile \(tile.z)/\(tile.x)/\(tile.y): x and y must be below 2^z, z at most \(TileID.maxZoom)")
+        }
+        return id
+    }
+
+    private func vectorTile(_ tile: MapRequest.Tile, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let id = try tileID(tile)
+        let built = content.content
+        guard let data = built.dataBounds, id.worldBounds.intersects(data) else {
+            throw .notFound("tile \(id) is outside the simulator's data")
+        }
+        let gzip = Self.acceptsGzip(request)
+        let key = (gzip ? "vz/" : "v/") + id.description
+        let entry = cache.entry(key) {
+            let tile = built.tiles.tile(id)
+            var hash = FNV1a()
+            hash.add(bytes: tile.data)
+            let body = tile.isEmpty ? Data() : gzip ? Gzip.compress(tile.data) : tile.data
+            return MapResourceCache.Entry(body: body, entityTag: gzip ? String(hash.entityTag.dropLast()) + "-gz\"" : hash.entityTag)
+        }
+        if entry.body.isEmpty { return Self.resource(Data(), status: 204, entityTag: entry.entityTag, contentType: nil, request: request) }
+        var response = Self.resource(entry.body, entityTag: entry.entityTag, contentType: "application/vnd.mapbox-vector-tile", request: request)
+        if gzip, response.status == 200 { response.headers.set("Content-Encoding", "gzip") }
+        response.headers.set("Vary", "Accept-Encoding")
+        return response
+    }
+
+    private func rasterTile(_ raster: MapRequest.RasterTile, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let id = try tileID(raster.tile)
+        let paint: RasterPaint
+        let name: String
+        switch raster.layer {
+        case .look(let look): paint = MapRasterPaint.of(look); name = look.rawValue
+        case .satellite: paint = MapRasterPaint.of(.standard); name = "st"  // stand-in: the default look (docs/maps.md)
+        case .traffic: paint = MapRasterPaint.traffic; name = "tf"  // no traffic data: transparent tiles
+        }
+        let key = "r/\(name)/\(raster.scale)/\(id)"
+        let entry: MapResourceCache.Entry
+        do {
+            entry = try cache.entry(key) { () throws(RasterTileError) -> MapResourceCache.Entry in
+                let buffer = 16.0 / 256  // labels and wide roads whose centre lies just outside
+                let png = try RasterTileRenderer().render(tile: id, features: content.features(in: id, buffer: buffer), paint: paint,
+                                                          scale: raster.scale)
+                var hash = FNV1a()
+                hash.add(bytes: png)
+                return MapResourceCache.Entry(body: Data(png), entityTag: hash.entityTag)
+            }
+        } catch {
+            throw .internalFailure(error)
+        }
+        return Self.resource(entry.body, entityTag: entry.entityTag, contentType: "image/png", request: request)
+    }
+
+    // MARK: Glyphs and sprites
+
+    private func glyphRange(_ glyphs: MapRequest.Glyphs, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let stack: FontStack
+        let range: GlyphRange
+        do {
+            stack = try FontStack(pathSegment: glyphs.fontStack)
+        } catch {
+            throw .invalidRequest("font stack \(glyphs.fontStack.prefix(100)): \(error)")
+        }
+        do {
+            range = try GlyphRange(parsing: glyphs.range)
+        } catch {
+            throw .invalidRequest("glyph range \(glyphs.range.prefix(40)): \(error)")
+        }
+        let pbf = GlyphLibrary.shared.pbf(stack: stack, range: range)
+        var hash = FNV1a()
+        hash.add(bytes: pbf)
+        return Self.resource(Data(pbf), entityTag: hash.entityTag, contentType: "application/x-protobuf", request: request)
+    }
+
+    private func spriteFile(_ sprite: MapRequest.Sprite, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let key = "s/\(sprite.scale)/\(sprite.format.rawValue)"
+        let entry: MapResourceCache.Entry
+        do {
+            entry = try cache.entry(key) { () throws(SpriteAtlasError) -> MapResourceCache.Entry in
+                let atlas = try SpriteAtlas.build(icons: MapSpriteIcons.icons, pixelRatio: sprite.scale)
+                let bytes = sprite.format == .json ? atlas.json : atlas.png
+                var hash = FNV1a()
+                hash.add(bytes: bytes)
+                return MapResourceCache.Entry(body: Data(bytes), entityTag: hash.entityTag)
+            }
+        } catch {
+            throw .internalFailure(error)
+        }
+        let type = sprite.format == .json ? "application/json; charset=utf-8" : "image/png"
+        return Self.resource(entry.body, entityTag: entry.entityTag, contentType: type, request: request)
+    }
+
+    // MARK: Responses
+
+    /// A JSON document made for this caller: not to be reused for another (`no-cache`).
+    private static func uncachedJSON(_ document: JSONValue) -> HTTPResponse {
+        var response = APIResponses.json(document, status: 200)
+        response.headers.set("Cache-Control", "no-cache")
+        return response
+    }
+
+    /// A cacheable resource: 304 when `If-None-Match` names its tag, else `body` with `status`.
+    private static func resource(_ body: Data, status: Int = 200, entityTag: String, contentType: String?,
+                                 request: HTTPRequest) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.set("ETag", entityTag)
+        headers.set("Cache-Control", cacheControl)
+        headers.set("Access-Control-Allow-Origin", "*")
+        if let match = request.headers["If-None-Match"],
+           match.split(separator: ",").contains(where: { let tag = $0.trimmingCharacters(in: .whitespaces); return tag == entityTag || tag == "*" || tag == "W/" + entityTag }) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        if let contentType { headers.set("Content-Type", contentType) }
+        return HTTPResponse(status: status, headers: headers, body: status == 204 ? Data() : body)
+    }
+
+    /// Whether `Accept-Encoding` names gzip (with a non-zero q) or `*`.
+    static func acceptsGzip(_ request: HTTPRequest) -> Bool {
+        guard let accept = request.headers["Accept-Encoding"] else { return false }
+        for item in accept.lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let coding = parts.first, coding == "gzip" || coding == "*" || coding == "x-gzip" else { continue }
+            if parts.dropFirst().contains(where: { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0") && !$0.contains(where: { "123456789".contains($0) }) }) {
+                continue
+            }
+            return true
+        }
+        return false
+    }
 }

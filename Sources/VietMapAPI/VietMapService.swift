@@ -52,7 +52,7 @@ public final class VietMapService: Sendable {
     public init(search: PlaceSearch, roadGraph: RoadGraph?, apiKeys: Set<String> = [],
                 maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000, lease: DatasetLease? = nil,
                 errorLog: @escaping @Sendable (String) -> Void = VietMapService.standardErrorLog,
-                responseCacheBytes: Int = VietMapService.defaultResponseCacheBytes) {
+                responseCacheBytes: Int = VietMapService.defaultResponseCacheBytes, mapShapes: MapShapes? = nil) {
         self.lease = lease
         cache = ResponseCache(budgetBytes: responseCacheBytes)
         self.errorLog = errorLog
@@ -65,7 +65,7 @@ public final class VietMapService: Sendable {
         place = PlaceEndpoint(search: search, renderer: renderer)
         reverse = ReverseEndpoint(search: search, renderer: renderer)
         migrate = MigrateAddressEndpoint(search: search, renderer: renderer)
-        map = MapEndpoints()
+        map = MapEndpoints(content: MapContent(graph: roadGraph, search: search, shapes: mapShapes))
         // Bounded so every later conversion to whole metres is safe (100 km is far beyond any use).
         let snapDistance = maxSnapDistanceMeters.isFinite ? min(max(maxSnapDistanceMeters, 1), 100_000) : 1_000
         let network = roadGraph.map(RoadNetwork.init(graph:))
@@ -96,10 +96,11 @@ public final class VietMapService: Sendable {
         let loading = DispatchGroup()
         DispatchQueue.global().async(group: loading) { graph = Result { try RoadGraphStore.load(databasePath: databasePath) } }
         let search = Result { try PlaceSearch(databasePath: databasePath) }
+        let shapes = Result { try MapShapeStore.load(databasePath: databasePath) }
         loading.wait()
         self.init(search: try search.get(), roadGraph: try graph.get(),
                   apiKeys: apiKeys, maxRoutePoints: maxRoutePoints, maxSnapDistanceMeters: maxSnapDistanceMeters, lease: lease,
-                  errorLog: errorLog, responseCacheBytes: responseCacheBytes)
+                  errorLog: errorLog, responseCacheBytes: responseCacheBytes, mapShapes: try shapes.get())
     }
 
     /// The TSP answer's visiting order (indexes into the request's points, start first).

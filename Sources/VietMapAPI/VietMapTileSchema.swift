@@ -21,18 +21,23 @@ public enum VietMapTileSchema {
     public static let adminPoint = "vietmap_admin_point"
     /// Ferry lines (`route=ferry`): `name`.
     public static let ferry = "vietmap_ferry"
-    /// Layers VietMap's style draws that the simulator's dataset has no data for yet (water, land use,
-    /// buildings): the style keeps their layers so an app's filters and `queryRenderedFeatures` stay valid; their
-    /// tiles are simply empty.
+    /// Ocean polygons: the simulator's extracts have no coastline, so this layer stays empty (the style keeps it so
+    /// an app's filters stay valid).
     public static let water = "vietmap_water"
+    /// Water areas, land use and buildings: from the shapes kept at import (`MapShapeFeatures`), as far as the OSM
+    /// extract has them.
     public static let hydro = "vietmap_hydro"
     public static let footPrint = "vietmap_foot_print"
     public static let building = "vietmap_building"
+    /// Rivers, canals and streams as lines, and rail lines (`MapShapeFeatures`).
+    public static let hydroCenterline = "vietmap_hydro_centerline"
+    public static let railway = "vietmap_railway"
 
     /// Every source layer the style refers to, in drawing order.
     public static let sourceLayers: [String] = [water, hydro, footPrint, building, ferry, network, networkName, point, adminPoint]
     /// The source layers `MapLayerExtraction` fills from the dataset.
-    public static let populatedSourceLayers: [String] = [network, networkName, point, adminPoint, ferry]
+    public static let populatedSourceLayers: [String] = [network, networkName, point, adminPoint, ferry, hydro, footPrint, building,
+                                                          hydroCenterline, railway]
 
     /// The deepest zoom the vector source serves (clients overzoom past it), as VietMap's `vietmap` source.
     public static let maxZoom = 15
@@ -103,9 +108,11 @@ public enum VietMapTileSchema {
 
     /// The structure of a road edge. The road graph has no bridge/tunnel bits yet: until it has (branch
     /// `map-data` adds `EdgeFlag` bits), a road named Cầu… is a bridge and one named Hầm… a tunnel.
-    /// TODO(map-data): read `EdgeFlag.bridge` / `EdgeFlag.tunnel` from `flags` once they exist.
+    /// OSM's `bridge=*` / `tunnel=*` (`EdgeFlag.bridge`, `EdgeFlag.tunnel`, kept at import) decide; a way without
+    /// those tags whose name says Cầu… or Hầm… (older extracts tag few bridges) is one too.
     public static func structure(flags: UInt8, prefix: String?) -> Structure {
-        _ = flags
+        if flags & EdgeFlag.tunnel != 0 { return .tunnel }
+        if flags & EdgeFlag.bridge != 0 { return .bridge }
         switch prefix {
         case "Cầu", "Cầu vượt": return .bridge
         case "Hầm": return .tunnel
