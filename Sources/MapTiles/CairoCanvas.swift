@@ -66,6 +66,19 @@ final class CairoCanvas {
         cairo_set_fill_rule(cr, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     }
 
+    /// Runs `body` with drawing moved by (`dx`, `dy`), scaled by `scale` and clipped to the box
+    /// (`dx`, `dy`, `clipWidth`·`scale`, `clipHeight`·`scale`); the previous state is restored after.
+    func withPlacement(dx: Double, dy: Double, scale: Double, clipWidth: Double, clipHeight: Double, _ body: () -> Void) {
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, dx, dy, clipWidth * scale, clipHeight * scale)
+        cairo_clip(cr)
+        cairo_translate(cr, dx, dy)
+        cairo_scale(cr, scale, scale)
+        body()
+        cairo_restore(cr)
+    }
+
     // MARK: paths
 
     func newPath() { cairo_new_path(cr) }
