@@ -14,8 +14,9 @@ final class CairoCanvas {
     private let surface: OpaquePointer
     private let cr: OpaquePointer
 
-    /// `opaque`: an RGB surface (its PNG has no alpha channel); otherwise ARGB.
-    init(width: Int, height: Int, opaque: Bool) throws(Failure) {
+    /// `opaque`: an RGB surface (its PNG has no alpha channel); otherwise ARGB. `fastAntialias`: Cairo's
+    /// coarser antialiasing grid (about half the time of the default on dense tiles; edges still smooth).
+    init(width: Int, height: Int, opaque: Bool, fastAntialias: Bool) throws(Failure) {
         guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
             throw Failure(description: "canvas size \(width)×\(height) out of range")
         }
@@ -32,7 +33,8 @@ final class CairoCanvas {
         self.height = height
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
+        cairo_set_antialias(cr, fastAntialias ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_DEFAULT)
+        if fastAntialias { cairo_set_tolerance(cr, 0.3) }
     }
 
     deinit {
@@ -166,16 +168,43 @@ final class CairoCanvas {
         guard status == CAIRO_STATUS_SUCCESS else { throw Failure(description: String(cString: cairo_status_to_string(status))) }
     }
 
-    /// The surface as PNG bytes (8-bit RGB when opaque, else RGBA with straight alpha).
+    /// The surface as PNG bytes: 8-bit RGB when the canvas is opaque, else RGBA with straight alpha.
     func pngBytes() throws(Failure) -> [UInt8] {
         try checkStatus()
         cairo_surface_flush(surface)
-        var buffer = vmsim_png_buffer()
-        let status = vmsim_png_encode(surface, &buffer)
-        defer { vmsim_png_buffer_free(&buffer) }
-        guard status == CAIRO_STATUS_SUCCESS, buffer.failed == 0, let bytes = buffer.bytes else {
-            throw Failure(description: "PNG encoding: " + String(cString: cairo_status_to_string(status)))
+        guard let data = cairo_image_surface_get_data(surface) else { throw Failure(description: "no image data") }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let hasAlpha = cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32
+        let width = self.width
+        do {
+            return try PNGWriter.encode(width: width, height: height, hasAlpha: hasAlpha) { y, row in
+                // Cairo's pixels: native-endian 32-bit words, 0xAARRGGBB, colour premultiplied by alpha.
+                let words = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                if hasAlpha {
+                    for x in 0..<width {
+                        let w = words[x]
+                        let a = w >> 24
+                        let o = x * 4
+                        if a == 0 {
+                            row[o] = 0; row[o + 1] = 0; row[o + 2] = 0; row[o + 3] = 0
+                        } else {
+                            // Cairo's own rounding when it writes PNGs.
+                            row[o] = UInt8(min(255, (((w >> 16) & 0xFF) * 255 + a / 2) / a))
+                            row[o + 1] = UInt8(min(255, (((w >> 8) & 0xFF) * 255 + a / 2) / a))
+                            row[o + 2] = UInt8(min(255, ((w & 0xFF) * 255 + a / 2) / a))
+                            row[o + 3] = UInt8(a)
+                        }
+                    }
+                } else {
+                    for x in 0..<width {
+                        let w = words[x]
+                        let o = x * 3
+                        row[o] = UInt8((w >> 16) & 0xFF); row[o + 1] = UInt8((w >> 8) & 0xFF); row[o + 2] = UInt8(w & 0xFF)
+                    }
+                }
+            }
+        } catch {
+            throw Failure(description: "PNG encoding: \(error.description)")
         }
-        return Array(UnsafeBufferPointer(start: bytes, count: buffer.length))
     }
 }

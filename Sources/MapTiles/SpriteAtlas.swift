@@ -47,7 +47,7 @@ public enum SpriteAtlas {
         let (slots, atlasWidth, atlasHeight) = layout(icons)
         let r = pixelRatio
         let canvas: CairoCanvas
-        do { canvas = try CairoCanvas(width: max(1, atlasWidth * r), height: max(1, atlasHeight * r), opaque: false) } catch {
+        do { canvas = try CairoCanvas(width: max(1, atlasWidth * r), height: max(1, atlasHeight * r), opaque: false, fastAntialias: false) } catch {
             throw .drawingFailed(error.description)
         }
         canvas.clear(to: .transparent)

@@ -46,6 +46,24 @@ final class RasterTileRendererTests: XCTestCase {
         XCTAssertEqual(image.pixel(x: 255, y: 255), background)
     }
 
+    func testTransparentBackgroundGivesStraightAlpha() throws {
+        var paint = roadPaint()
+        paint.background = .transparent
+        paint.rules.append(RasterRule(sourceLayer: "roads", filter: .oneOf(key: "class", values: [.int(2)]),
+                                      drawing: .line(RasterLine(color: RGBAColor(red: 0, green: 0, blue: 255, alpha: 128),
+                                                                                     width: .constant(30)))))
+        let vertical = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[world(0.25, -0.1), world(0.25, 1.1)]]),
+                                  properties: [MapProperty("class", .int(2))])
+        let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [horizontalRoad(), vertical], paint: paint, scale: 1))
+        XCTAssertTrue(image.hasAlpha)
+        XCTAssertEqual(image.pixel(x: 0, y: 0).alpha, 0)
+        XCTAssertEqual(image.pixel(x: 200, y: 128), road, "opaque line on a transparent tile keeps its colour")
+        let halfBlue = image.pixel(x: 64, y: 40)
+        XCTAssertEqual(Int(halfBlue.alpha), 128, accuracy: 1)
+        XCTAssertEqual(halfBlue.blue, 255, "colour written unpremultiplied")
+        XCTAssertEqual(halfBlue.red, 0)
+    }
+
     func testFilterKeepsOnlyMatchingTypedValues() throws {
         // "1" (a string) is not 1 (an integer).
         let png = try RasterTileRenderer().render(tile: tile, features: [horizontalRoad(roadClass: .string("1"))], paint: roadPaint(), scale: 1)
