@@ -32,6 +32,9 @@ public struct RasterTileRenderer: Sendable {
         let size = 256 * scale
         let zoom = Double(tile.z)
         let projection = TilePixelProjection(tile: tile, pixelsPerTile: Double(size), margin: Double(size))
+        // Widths, radii and text sizes are capped at the tile's side, which the projection's margin covers:
+        // a wider stroke would show where lines are cut.
+        let maxSize = Double(size)
 
         // Which rules draw which features.
         var rulesOfLayer: [String: [Int]] = [:]
@@ -67,18 +70,21 @@ public struct RasterTileRenderer: Sendable {
         // Casings, under every line of the tile.
         for (i, rule) in paint.rules.enumerated() {
             guard case .line(let line) = rule.drawing, let casing = line.casing else { continue }
-            strokeRuns(lineRuns[i], on: canvas, color: casing.color, width: casing.width.value(at: zoom) * s, dash: [])
+            strokeRuns(lineRuns[i], on: canvas, color: casing.color, width: min(casing.width.value(at: zoom) * s, maxSize), dash: [])
         }
 
         // Geometry in rule order.
         for (i, rule) in paint.rules.enumerated() {
             switch rule.drawing {
-            case .fill(let fill): drawFill(fill, features: matches[i], on: canvas, projection: projection, scale: s)
+            case .fill(var fill):
+                fill.outlineWidth = min(fill.outlineWidth * s, maxSize) / s
+                drawFill(fill, features: matches[i], on: canvas, projection: projection, scale: s)
             case .line(let line):
-                let width = line.width.value(at: zoom) * s
+                let width = min(line.width.value(at: zoom) * s, maxSize)
                 let dash = (line.dash ?? []).map { $0 * width }
                 strokeRuns(lineRuns[i], on: canvas, color: line.color, width: width, dash: dash)
-            case .circle(let circle): drawCircles(circle, features: matches[i], on: canvas, projection: projection, zoom: zoom, scale: s)
+            case .circle(let circle):
+                drawCircles(circle, features: matches[i], on: canvas, projection: projection, zoom: zoom, scale: s, maxSize: maxSize)
             case .label: break
             }
         }
@@ -96,8 +102,11 @@ public struct RasterTileRenderer: Sendable {
     // MARK: passes
 
     private func strokeRuns(_ runs: [[PixelPoint]], on canvas: CairoCanvas, color: RGBAColor, width: Double, dash: [Double]) {
-        guard !runs.isEmpty, width > 0, color.alpha > 0 else { return }
-        let usableDash = dash.count >= 2 && dash.allSatisfy { $0 >= 0 && $0.isFinite } && dash.contains { $0 > 0 } ? dash : []
+        guard !runs.isEmpty, width > 0, width.isFinite, color.alpha > 0 else { return }
+        // A dash pattern Cairo could spend unbounded time on (a period under a pixel, hundreds of entries)
+        // draws solid instead.
+        let usableDash = dash.count >= 2 && dash.count <= 16 && dash.allSatisfy { $0 >= 0 && $0.isFinite }
+            && dash.reduce(0, +) >= 1 ? dash : []
         canvas.setColor(color)
         canvas.setLineWidth(width)
         canvas.setDash(usableDash)
@@ -142,8 +151,9 @@ public struct RasterTileRenderer: Sendable {
     }
 
     private func drawCircles(_ circle: RasterCircle, features: [MapFeature], on canvas: CairoCanvas, projection: TilePixelProjection,
-                             zoom: Double, scale: Double) {
-        let radius = circle.radius.value(at: zoom) * scale
+                             zoom: Double, scale: Double, maxSize: Double) {
+        let radius = min(circle.radius.value(at: zoom) * scale, maxSize / 2)
+        let strokeWidth = min(circle.strokeWidth * scale, maxSize / 2)
         guard radius > 0, !features.isEmpty else { return }
         canvas.newPath()
         var any = false
@@ -158,10 +168,10 @@ public struct RasterTileRenderer: Sendable {
         }
         guard any else { return }
         canvas.setColor(circle.fill)
-        if let stroke = circle.stroke, circle.strokeWidth > 0 {
+        if let stroke = circle.stroke, strokeWidth > 0 {
             canvas.fill(preserve: true)
             canvas.setColor(stroke)
-            canvas.setLineWidth(circle.strokeWidth * scale)
+            canvas.setLineWidth(strokeWidth)
             canvas.stroke()
         } else {
             canvas.fill()
@@ -170,9 +180,9 @@ public struct RasterTileRenderer: Sendable {
 
     private func drawLabels(_ label: RasterLabel, features: [MapFeature], on canvas: CairoCanvas, projection: TilePixelProjection,
                             scale: Double, placed: inout PlacedLabelBoxes) {
-        let size = label.size * scale
+        let size = min(label.size * scale, placed.tileSize / 2)
         guard size > 0, !features.isEmpty else { return }
-        let halo = label.halo.flatMap { label.haloWidth > 0 ? ($0, label.haloWidth * scale) : nil }
+        let halo = label.halo.flatMap { label.haloWidth > 0 ? ($0, min(label.haloWidth * scale, size)) : nil }
         let pad = (halo?.1 ?? 0) + 1 * scale
         canvas.selectFont(size: size, bold: label.bold)
         for feature in features {

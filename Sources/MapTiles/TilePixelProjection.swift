@@ -2,6 +2,8 @@
 struct PixelPoint: Equatable {
     var x: Double
     var y: Double
+
+    var isFinite: Bool { x.isFinite && y.isFinite }
 }
 
 /// World coordinates → pixels of one raster tile (`(p.x · 2^z − x) · 256 · scale`), cut to a margin around the
@@ -32,15 +34,18 @@ struct TilePixelProjection {
         PixelPoint(x: p.x * scale - originX, y: p.y * scale - originY)
     }
 
-    /// Whether `p` lies inside the margin box (grown by `extra`).
+    /// Whether `p` lies inside the margin box (grown by `extra`); false for points that are not finite.
     func isNear(_ p: PixelPoint, extra: Double = 0) -> Bool {
         p.x >= minP - extra && p.x <= maxP + extra && p.y >= minP - extra && p.y <= maxP + extra
     }
 
-    /// The parts of a line inside the margin box, each at least two points; appended to `runs`.
+    /// The parts of a line inside the margin box, each at least two points; appended to `runs`. Points that are
+    /// not finite (NaN, infinity) are left out, here and in `ring`.
     func appendRuns(of line: [WorldPoint], to runs: inout [[PixelPoint]]) {
         guard line.count >= 2 else { return }
-        let points = line.map(project)
+        var points = line.map(project)
+        if !points.allSatisfy(\.isFinite) { points = points.filter(\.isFinite) }
+        guard points.count >= 2 else { return }
         var lo = points[0], hi = points[0]
         for p in points {
             lo.x = min(lo.x, p.x); lo.y = min(lo.y, p.y); hi.x = max(hi.x, p.x); hi.y = max(hi.y, p.y)
@@ -93,6 +98,8 @@ struct TilePixelProjection {
     func ring(_ ring: [WorldPoint]) -> [PixelPoint] {
         guard ring.count >= 3 else { return [] }
         var points = ring.map(project)
+        if !points.allSatisfy(\.isFinite) { points = points.filter(\.isFinite) }
+        guard points.count >= 3 else { return [] }
         var lo = points[0], hi = points[0]
         for p in points {
             lo.x = min(lo.x, p.x); lo.y = min(lo.y, p.y); hi.x = max(hi.x, p.x); hi.y = max(hi.y, p.y)

@@ -189,6 +189,25 @@ final class RasterTileRendererTests: XCTestCase {
         XCTAssertEqual(textPixels, 0)
     }
 
+    func testNonsenseNumbersDrawNothingOrSomethingBoundedButNeverFail() throws {
+        let nan = WorldPoint(x: .nan, y: 0.5)
+        let broken = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[nan, world(0.5, 0.2), WorldPoint(x: .infinity, y: 0)]]),
+                                properties: [MapProperty("class", .int(1))])
+        let brokenPolygon = MapFeature(layer: "landuse", minZoom: 0, geometry: .polygons([[[nan, nan, nan, world(0.1, 0.1)]]]), properties: [])
+        let paint = RasterPaint(background: background, rules: [
+            RasterRule(sourceLayer: "landuse", drawing: .fill(RasterFill(color: park, outline: .black, outlineWidth: .infinity))),
+            // A dash far under a pixel would have Cairo cut millions of dashes: drawn solid instead.
+            RasterRule(sourceLayer: "roads", drawing: .line(RasterLine(color: road, width: .constant(4), dash: [1e-9, 1e-9]))),
+            RasterRule(sourceLayer: "roads", drawing: .circle(RasterCircle(radius: .constant(.nan), fill: .black))),
+            RasterRule(sourceLayer: "roads", drawing: .label(RasterLabel(textKey: "class", size: 1e12, color: .black, offsetY: .nan))),
+        ])
+        let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [broken, brokenPolygon, horizontalRoad()],
+                                                                       paint: paint, scale: 1))
+        XCTAssertEqual(image.pixel(x: 128, y: 128), road, "the good road is drawn, solid")
+        XCTAssertEqual(image.pixel(x: 131, y: 128), road)
+        XCTAssertEqual(image.pixel(x: 10, y: 240), background)
+    }
+
     func testBadScaleIsATypedError() {
         XCTAssertThrowsError(try RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(), scale: 3)) { error in
             XCTAssertEqual(error as? RasterTileError, .unsupportedScale(3))
