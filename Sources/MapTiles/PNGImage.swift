@@ -135,9 +135,9 @@ public struct PNGImage: Sendable {
         self.rgba = rgba
     }
 
-    /// The pixel at column `x`, row `y` (both in range).
-    public func pixel(x: Int, y: Int) -> RGBAColor {
-        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)×\(height)")
+    /// The pixel at column `x`, row `y`; nil outside the image.
+    public func pixel(x: Int, y: Int) -> RGBAColor? {
+        guard x >= 0, x < width, y >= 0, y < height else { return nil }
         let i = (y * width + x) * 4
         return RGBAColor(red: rgba[i], green: rgba[i + 1], blue: rgba[i + 2], alpha: rgba[i + 3])
     }

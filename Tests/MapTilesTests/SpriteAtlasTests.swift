@@ -53,7 +53,7 @@ final class SpriteAtlasTests: XCTestCase {
         // The middle of the plain circle icon has its fill colour; its corner is transparent.
         let fuel = try XCTUnwrap(index["fuel"])
         XCTAssertEqual(image.pixel(x: fuel.x + fuel.width / 2, y: fuel.y + fuel.height / 2), RGBAColor(rgb: 0x2F6FD0))
-        XCTAssertEqual(image.pixel(x: fuel.x, y: fuel.y).alpha, 0)
+        XCTAssertEqual(image.pixel(x: fuel.x, y: fuel.y)?.alpha, 0)
         // The hospital's glyph puts white in its middle region, its fill around.
         let hospital = try XCTUnwrap(index["hospital"])
         XCTAssertEqual(image.pixel(x: hospital.x + 3, y: hospital.y + 8), red)
@@ -100,7 +100,7 @@ final class SpriteAtlasTests: XCTestCase {
         XCTAssertEqual(try entries(json).count, 0)
         let image = try PNGImage(decoding: png)
         XCTAssertEqual(image.width, 1)
-        XCTAssertEqual(image.pixel(x: 0, y: 0).alpha, 0)
+        XCTAssertEqual(image.pixel(x: 0, y: 0)?.alpha, 0)
     }
 
     func testNamesAreEscapedInTheIndex() throws {
