@@ -109,7 +109,8 @@ public struct RasterCircle: Sendable, Hashable {
 
 /// A text label read from an attribute (strings as they are, numbers written out; features without the
 /// attribute get none), in a sans-serif face, with an optional halo. Labels that would overlap a placed one,
-/// or that would not fit inside the tile, are skipped.
+/// or that would not fit inside the tile, are skipped; so is a line's label repeating the same text within half
+/// a tile of where it was placed (a street is many edges).
 public struct RasterLabel: Sendable, Hashable {
     /// The attribute holding the text.
     public var textKey: String

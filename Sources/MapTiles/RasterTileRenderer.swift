@@ -200,7 +200,11 @@ public struct RasterTileRenderer: Sendable {
                 let origin = PixelPoint(x: anchor.x - (b.x + b.width / 2), y: anchor.y - (b.y + b.height / 2) + label.offsetY * scale)
                 let ink = PlacedLabelBoxes.Box(minX: origin.x + b.x - pad, minY: origin.y + b.y - pad,
                                                maxX: origin.x + b.x + b.width + pad, maxY: origin.y + b.y + b.height + pad)
+                let alongLine: Bool
+                if case .lines = feature.geometry { alongLine = true } else { alongLine = false }
+                if alongLine && placed.repeatsLineText(text, near: anchor, distance: placed.tileSize / 2) { continue }
                 guard placed.place(ink) else { continue }
+                if alongLine { placed.noteLineText(text, at: anchor) }
                 canvas.newPath()
                 canvas.addText(text, origin: origin)
                 if let (haloColor, haloWidth) = halo {

@@ -208,6 +208,24 @@ final class RasterTileRendererTests: XCTestCase {
         XCTAssertEqual(image.pixel(x: 10, y: 240), background)
     }
 
+    func testAStreetOfManyEdgesIsNamedOncePerHalfTile() throws {
+        let paint = RasterPaint(background: background, rules: [
+            RasterRule(sourceLayer: "roads", drawing: .label(RasterLabel(textKey: "name", size: 12, color: .black))),
+        ])
+        func edge(_ from: Double, _ to: Double, _ name: String) -> MapFeature {
+            MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[world(from, 0.5), world(to, 0.5)]]), properties: [MapProperty("name", .string(name))])
+        }
+        // Two consecutive edges of one street, each long enough for its label: one label.
+        let renderer = RasterTileRenderer()
+        let first = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi")], paint: paint, scale: 1))
+        let both = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi"), edge(0.45, 0.9, "Lê Lợi")], paint: paint, scale: 1))
+        XCTAssertTrue(first.rgba.contains(0), "the first edge's label is drawn in black")
+        XCTAssertEqual(both.rgba, first.rgba)
+        // A second edge of another name is labelled.
+        let other = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi"), edge(0.45, 0.9, "Pasteur")], paint: paint, scale: 1))
+        XCTAssertNotEqual(other.rgba, first.rgba)
+    }
+
     func testBadScaleIsATypedError() {
         XCTAssertThrowsError(try RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(), scale: 3)) { error in
             XCTAssertEqual(error as? RasterTileError, .unsupportedScale(3))
