@@ -27,7 +27,7 @@ final class MapContent: @unchecked Sendable {
         knownExtent = made
         return made
     }
-    /// The dataset segment of vector tile URLs (`sim-<hash of the road graph and places>`): a new dataset gets new
+    /// The dataset part of vector tile URLs (`MapURLs` writes it as `sim-<this>`: a hash of the road graph and shapes): a new dataset gets new
     /// tile URLs, so no client shows tiles of an older one from its cache.
     let datasetID: String
 
@@ -51,7 +51,7 @@ final class MapContent: @unchecked Sendable {
             }
         }
         hash.add(UInt64(shapes?.count ?? 0))
-        datasetID = "sim-" + String(hash.value & 0xffff_ffff, radix: 16)
+        datasetID = String(hash.value & 0xffff_ffff, radix: 16)
     }
 
     /// The features, index and cutter, built on the first call.
