@@ -142,7 +142,12 @@ final class MapEndpointTests: XCTestCase {
         XCTAssertNotEqual(plain.header("ETag"), zipped.header("ETag"), "a gzipped body has its own tag")
         XCTAssertEqual(plain.header("Vary"), "Accept-Encoding")
         XCTAssertEqual(plain.header("Access-Control-Allow-Origin"), "*")
-        XCTAssertNil(try map.get(target, headers: ["Accept-Encoding": "gzip;q=0"]).header("Content-Encoding"), "q=0 refuses gzip")
+        for refusal in ["gzip;q=0", "gzip; q=0.000", "gzip;q=0, *", "*;q=0", "identity", "br, deflate"] {
+            XCTAssertNil(try map.get(target, headers: ["Accept-Encoding": refusal]).header("Content-Encoding"), refusal)
+        }
+        for acceptance in ["gzip;q=0.5", "*", "br;q=1, gzip;q=0.1", "x-gzip", "br, *;q=0.2", "GZIP"] {
+            XCTAssertEqual(try map.get(target, headers: ["Accept-Encoding": acceptance]).header("Content-Encoding"), "gzip", acceptance)
+        }
     }
 
     func testOutsideEmptyImpossibleAndOverzoomedTiles() throws {
@@ -167,7 +172,12 @@ final class MapEndpointTests: XCTestCase {
             let p = TilePosition(lat: lat, lng: lng, z: 16)
             let response = try map.get(try map.vectorTarget(16, p.x, p.y))
             statuses.append(response.status)
-            if response.status == 204 { XCTAssertTrue(response.body.isEmpty); break }
+            if response.status == 204 {
+                XCTAssertTrue(response.body.isEmpty)
+                XCTAssertEqual(response.header("Vary"), "Accept-Encoding", "an empty tile's tag depends on the encoding too")
+                XCTAssertNil(response.header("Content-Encoding"))
+                break
+            }
         }
         print("map-endpoints: empty-tile candidates answered \(statuses)")
         XCTAssertTrue(statuses.contains(204), "an empty tile inside the data's box: \(statuses)")
