@@ -112,7 +112,11 @@ struct MapEndpoints: Sendable {
             let body = tile.isEmpty ? Data() : gzip ? Gzip.compress(tile.data) : tile.data
             return MapResourceCache.Entry(body: body, entityTag: gzip ? String(hash.entityTag.dropLast()) + "-gz\"" : hash.entityTag)
         }
-        if entry.body.isEmpty { return Self.resource(Data(), status: 204, entityTag: entry.entityTag, contentType: nil, request: request) }
+        if entry.body.isEmpty {
+            var empty = Self.resource(Data(), status: 204, entityTag: entry.entityTag, contentType: nil, request: request)
+            empty.headers.set("Vary", "Accept-Encoding")  // its tag depends on the encoding asked for
+            return empty
+        }
         var response = Self.resource(entry.body, entityTag: entry.entityTag, contentType: "application/vnd.mapbox-vector-tile", request: request)
         if gzip, response.status == 200 { response.headers.set("Content-Encoding", "gzip") }
         response.headers.set("Vary", "Accept-Encoding")
@@ -208,17 +212,23 @@ struct MapEndpoints: Sendable {
         return HTTPResponse(status: status, headers: headers, body: status == 204 ? Data() : body)
     }
 
-    /// Whether `Accept-Encoding` names gzip (with a non-zero q) or `*`.
+    /// Whether `Accept-Encoding` accepts gzip: `gzip` (or `x-gzip`) with a non-zero q, or else `*` with a non-zero q.
+    /// A coding named explicitly takes precedence over `*` (RFC 9110 §12.5.3): `gzip;q=0, *` refuses gzip.
     static func acceptsGzip(_ request: HTTPRequest) -> Bool {
         guard let accept = request.headers["Accept-Encoding"] else { return false }
+        var gzip: Bool?, any: Bool?
         for item in accept.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let coding = parts.first, coding == "gzip" || coding == "*" || coding == "x-gzip" else { continue }
-            if parts.dropFirst().contains(where: { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0") && !$0.contains(where: { "123456789".contains($0) }) }) {
-                continue
+            guard let coding = parts.first else { continue }
+            let quality = parts.dropFirst().first { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=") }
+                .map { $0.replacingOccurrences(of: " ", with: "").dropFirst(2) }
+            let accepted = quality.map { Double($0).map { $0 > 0 } ?? false } ?? true
+            switch coding {
+            case "gzip", "x-gzip": gzip = (gzip ?? false) || accepted
+            case "*": any = (any ?? false) || accepted
+            default: continue
             }
-            return true
         }
-        return false
+        return gzip ?? any ?? false
     }
 }

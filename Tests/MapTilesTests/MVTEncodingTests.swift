@@ -5,10 +5,10 @@ import XCTest
 final class MVTEncodingTests: XCTestCase {
     let tile = TileID(z: 14, x: 13048, y: 7698)!
 
-    private func build(_ features: [MapFeature], maxZoom: Int = 14, at id: TileID? = nil) throws -> (VectorTile, DecodedTile) {
+    private func build(_ features: [MapFeature], maxZoom: Int = 14, at id: TileID? = nil) throws -> (VectorTile, VectorTileReader) {
         let builder = VectorTileBuilder(index: MapFeatureIndex(features: features), maxZoom: maxZoom)
         let vt = builder.tile(id ?? tile)
-        return (vt, try DecodedTile(vt.data))
+        return (vt, try VectorTileReader(vt.data))
     }
 
     func testPropertiesRoundTripWithTheirTypesAndTablesAreDeduplicated() throws {
@@ -43,12 +43,12 @@ final class MVTEncodingTests: XCTestCase {
         let points = MapFeature(layer: "p", minZoom: 0, geometry: .points([TileUnits.world(tile, 5, 6), TileUnits.world(tile, 4000, 4095)]), properties: [])
         let (_, decoded) = try build([line, points])
         let l = try XCTUnwrap(decoded[layer: "l"]?.features.first)
-        XCTAssertEqual(l.type, 2)
+        XCTAssertEqual(l.type, .lineString)
         // MoveTo(1) (100,100), LineTo(2) (+100,0) (0,+200), zigzag encoded.
         XCTAssertEqual(l.commands, [9, 200, 200, 18, 200, 0, 0, 400])
         XCTAssertEqual(l.parts, [TileUnits.points([(100, 100), (200, 100), (200, 300)])])
         let p = try XCTUnwrap(decoded[layer: "p"]?.features.first)
-        XCTAssertEqual(p.type, 1)
+        XCTAssertEqual(p.type, .point)
         XCTAssertEqual(p.commands.first, 1 | 2 << 3)
         XCTAssertEqual(p.parts, [TileUnits.points([(5, 6), (4000, 4095)])])
         XCTAssertEqual(decoded.layers.map(\.name), ["l", "p"])
@@ -79,10 +79,10 @@ final class MVTEncodingTests: XCTestCase {
         let features = try XCTUnwrap(decoded[layer: "a"]?.features)
         XCTAssertEqual(features.count, 2)
         for f in features {
-            XCTAssertEqual(f.type, 3)
+            XCTAssertEqual(f.type, .polygon)
             XCTAssertEqual(f.parts.count, 2)
-            XCTAssertEqual(DecodedTile.doubledArea(f.parts[0]), 2 * 900 * 900)
-            XCTAssertEqual(DecodedTile.doubledArea(f.parts[1]), -2 * 300 * 300)
+            XCTAssertEqual(VectorTileReader.doubledArea(f.parts[0]), 2 * 900 * 900)
+            XCTAssertEqual(VectorTileReader.doubledArea(f.parts[1]), -2 * 300 * 300)
             XCTAssertEqual(f.parts[0].count, 4, "first point not repeated")
             XCTAssertEqual(f.commands.filter { $0 == 15 }.count, 2, "one ClosePath per ring")
         }
@@ -106,7 +106,7 @@ final class MVTEncodingTests: XCTestCase {
         let f = MapFeature(layer: "a", minZoom: 0, geometry: .polygons([[outside, outsideHole], [inside, insideHole], [lone]]), properties: [])
         let (_, decoded) = try build([f])
         let rings = try XCTUnwrap(decoded[layer: "a"]?.features.first?.parts)
-        XCTAssertEqual(rings.map(DecodedTile.doubledArea), [2 * 2000 * 2000, -2 * 100 * 100, 500 * 500])
-        XCTAssertEqual(rings[0].first, DecodedTile.Point(x: 0, y: 0))
+        XCTAssertEqual(rings.map(VectorTileReader.doubledArea), [2 * 2000 * 2000, -2 * 100 * 100, 500 * 500])
+        XCTAssertEqual(rings[0].first, VectorTileReader.Point(x: 0, y: 0))
     }
 }

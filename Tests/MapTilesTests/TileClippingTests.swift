@@ -5,10 +5,10 @@ import XCTest
 final class TileClippingTests: XCTestCase {
     let tile = TileID(z: 14, x: 13048, y: 7698)!
 
-    private func parts(_ geometry: MapGeometry, at id: TileID? = nil, maxZoom: Int = 14, buffer: Int = 64) throws -> [[DecodedTile.Point]] {
+    private func parts(_ geometry: MapGeometry, at id: TileID? = nil, maxZoom: Int = 14, buffer: Int = 64) throws -> [[VectorTileReader.Point]] {
         let index = MapFeatureIndex(features: [MapFeature(layer: "x", minZoom: 0, geometry: geometry, properties: [])])
         let vt = VectorTileBuilder(index: index, buffer: buffer, maxZoom: maxZoom).tile(id ?? tile)
-        return try DecodedTile(vt.data)[layer: "x"]?.features.first?.parts ?? []
+        return try VectorTileReader(vt.data)[layer: "x"]?.features.first?.parts ?? []
     }
 
     func testALineCrossingTheTileIsCutAtTheBufferEdge() throws {
@@ -28,7 +28,7 @@ final class TileClippingTests: XCTestCase {
         let got = try parts(.polygons([[square]]))
         XCTAssertEqual(got.count, 1)
         XCTAssertEqual(Set(got[0]), Set(TileUnits.points([(-64, -64), (1000, -64), (1000, 1000), (-64, 1000)])))
-        XCTAssertEqual(DecodedTile.doubledArea(got[0]), 2 * 1064 * 1064)
+        XCTAssertEqual(VectorTileReader.doubledArea(got[0]), 2 * 1064 * 1064)
         // A polygon covering the whole tile becomes the buffered square.
         let big = TileUnits.line(tile, [(-9000, -9000), (9000, -9000), (9000, 9000), (-9000, 9000)])
         let cover = try parts(.polygons([[big]]))

@@ -13,8 +13,8 @@ enum TileUnits {
         points.map { world(tile, $0.0, $0.1) }
     }
 
-    static func points(_ pairs: [(Int, Int)]) -> [DecodedTile.Point] {
-        pairs.map { DecodedTile.Point(x: $0.0, y: $0.1) }
+    static func points(_ pairs: [(Int, Int)]) -> [VectorTileReader.Point] {
+        pairs.map { VectorTileReader.Point(x: $0.0, y: $0.1) }
     }
 }
 

@@ -16,7 +16,7 @@ final class VectorTileBuilderTests: XCTestCase {
         let features = [road(0, minZoom: 10), road(1, minZoom: 12), road(2, minZoom: 14), road(3, minZoom: 16)]
         let builder = VectorTileBuilder(index: MapFeatureIndex(features: features), maxZoom: 14)
         func ids(_ id: TileID) throws -> [UInt64?] {
-            try DecodedTile(builder.tile(id).data)[layer: "roads"]?.features.map(\.id) ?? []
+            try VectorTileReader(builder.tile(id).data)[layer: "roads"]?.features.map(\.id) ?? []
         }
         XCTAssertEqual(try ids(tile.ancestor(atZoom: 9)), [])
         XCTAssertTrue(builder.tile(tile.ancestor(atZoom: 9)).isEmpty)
@@ -34,7 +34,7 @@ final class VectorTileBuilderTests: XCTestCase {
         XCTAssertEqual(a.data, b.data)
         XCTAssertEqual(a.layers.map(\.name), ["water", "roads", "pois"])
         XCTAssertEqual(a.layers.map(\.featureCount), [10, 10, 10])
-        let decoded = try DecodedTile(a.data)
+        let decoded = try VectorTileReader(a.data)
         XCTAssertEqual(decoded[layer: "roads"]?.features.map(\.id), (0..<30).filter { $0 % 3 == 1 }.map { UInt64($0) })
         // A different grid gives the same tile.
         let c = VectorTileBuilder(index: MapFeatureIndex(features: features, gridZoom: 10), maxZoom: 14).tile(tile)
@@ -45,14 +45,14 @@ final class VectorTileBuilderTests: XCTestCase {
         let features = [road(0, minZoom: 12), road(1, minZoom: 5), road(2, minZoom: 12), road(3, minZoom: 8), road(4, minZoom: 14)]
         let index = MapFeatureIndex(features: features)
         let byCount = VectorTileBuilder(index: index, maxZoom: 14, budget: TileBudget(maxFeatures: 3)).tile(tile)
-        XCTAssertEqual(try DecodedTile(byCount.data)[layer: "roads"]?.features.map(\.id), [0, 1, 3])
+        XCTAssertEqual(try VectorTileReader(byCount.data)[layer: "roads"]?.features.map(\.id), [0, 1, 3])
         XCTAssertEqual(byCount.droppedFeatureCount, 2)
         let full = VectorTileBuilder(index: index, maxZoom: 14).tile(tile)
         XCTAssertEqual(full.droppedFeatureCount, 0)
         let limit = full.data.count - 10
         let byBytes = VectorTileBuilder(index: index, maxZoom: 14, budget: TileBudget(maxBytes: limit)).tile(tile)
         XCTAssertLessThanOrEqual(byBytes.data.count, limit)
-        XCTAssertEqual(try DecodedTile(byBytes.data)[layer: "roads"]?.features.map(\.id), [0, 1, 2, 3])
+        XCTAssertEqual(try VectorTileReader(byBytes.data)[layer: "roads"]?.features.map(\.id), [0, 1, 2, 3])
         XCTAssertEqual(byBytes.droppedFeatureCount, 1)
         let nothing = VectorTileBuilder(index: index, maxZoom: 14, budget: TileBudget(maxBytes: 0)).tile(tile)
         XCTAssertTrue(nothing.isEmpty)
@@ -66,7 +66,7 @@ final class VectorTileBuilderTests: XCTestCase {
         let empty = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([]), properties: [])
         let index = MapFeatureIndex(features: [nan, inf, far, empty, road(9, minZoom: 0)])
         let vt = VectorTileBuilder(index: index, maxZoom: 14).tile(tile)
-        XCTAssertEqual(try DecodedTile(vt.data)[layer: "roads"]?.features.map(\.id), [9])
+        XCTAssertEqual(try VectorTileReader(vt.data)[layer: "roads"]?.features.map(\.id), [9])
         XCTAssertEqual(index.featureIndices(in: TileID(z: 0, x: 0, y: 0)!, buffer: 0), [4])
     }
 }

@@ -169,10 +169,10 @@ final class MapPathTests: XCTestCase {
             XCTAssertNotEqual(answer(target, service: keyed).status, 401, "\(target): a key sent is ignored")
         }
         XCTAssertEqual(answer("/api/tm/1/0/0.png?apikey=wrong", service: keyed).status, 401)
-        // Until the producers are wired: 503 in the map envelope.
-        let placeholder = answer("/maps/styles/tm/style.json?apikey=k")
-        XCTAssertEqual(placeholder.status, 503)
-        XCTAssertEqual(placeholder.body?["message"]?.stringValue, "map endpoint not wired yet")
+        // With a key, the producers answer (MapEndpointTests covers what).
+        let keyedStyle = answer("/maps/styles/tm/style.json?apikey=k")
+        XCTAssertEqual(keyedStyle.status, 200)
+        XCTAssertEqual(keyedStyle.body?["version"]?.intValue, 8)
     }
 
     // MARK: URL templates
