@@ -38,7 +38,7 @@ extension CLITests {
             let origin = "\(scheme)://maps.vietmap.vn/"
             XCTAssertEqual(style["glyphs"]?.stringValue?.hasPrefix(origin), true, "\(scheme): \(style["glyphs"] ?? .null)")
             XCTAssertEqual(style["sprite"]?.stringValue?.hasPrefix(origin), true, "\(scheme): \(style["sprite"] ?? .null)")
-            let template = try XCTUnwrap(style["sources"]?.objectValue?.values.first?["tiles"]?[0]?.stringValue, body)
+            let template = try XCTUnwrap(style["sources"]?["vietmap"]?["tiles"]?[0]?.stringValue, body)
             XCTAssertTrue(template.hasPrefix(origin + "api/maps/data/"), template)
             XCTAssertTrue(template.hasSuffix("/{z}/{x}/{y}.pbf?apikey=k"), template)
 

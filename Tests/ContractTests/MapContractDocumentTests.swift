@@ -1,5 +1,8 @@
 import ContractKit
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import JSON
 import VietMapClient
 import XCTest
