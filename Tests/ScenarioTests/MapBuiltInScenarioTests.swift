@@ -3,6 +3,7 @@ import HTTPServer
 import JSON
 import Scenarios
 import SimTesting
+import VietMapWire
 import XCTest
 
 /// The built-in map scenarios (`Scenarios/map-*.json`) over real HTTP: each gives exactly its
@@ -80,6 +81,25 @@ final class MapBuiltInScenarioTests: XCTestCase {
             XCTAssertTrue(names.contains(name), name)
         }
         XCTAssertTrue(TestSimulator.builtIns.issues.isEmpty, "\(TestSimulator.builtIns.issues)")
+    }
+
+    /// The JSON Schema editors validate scenario files with names every endpoint word the engine
+    /// accepts (the map ones included), and no other.
+    func testTheScenarioSchemaNamesEveryEndpointWord() throws {
+        let schema = try JSONParser.parse(Data(contentsOf: TestSimulator.builtInDirectory.appendingPathComponent("scenario.schema.json")))
+        var words: Set<String> = []
+        func collect(_ value: JSONValue) {
+            if let object = value.objectValue {
+                if let endpoint = object["endpoint"], let names = endpoint["enum"]?.arrayValue {
+                    words.formUnion(names.compactMap(\.stringValue))
+                }
+                for (_, member) in object.members { collect(member) }
+            } else if let array = value.arrayValue {
+                array.forEach(collect)
+            }
+        }
+        collect(schema)
+        XCTAssertEqual(words, Set(APIEndpoint.words + ["any"]))
     }
 
     func testStyle401LeavesTheRestOfTheMapAlone() throws {
