@@ -17,6 +17,10 @@ public struct ProxyConfiguration: Sendable {
     /// The plain-HTTP server that answers the simulated hosts (a loopback address and port).
     public var backendHost: String
     public var backendPort: UInt16
+    /// Where the decrypted streams of `CONNECT HOST:443` go, when not `backendPort`: a listener
+    /// that knows its requests came over TLS (`serve --proxy` marks them `X-Forwarded-Proto: https`,
+    /// so a style fetched as `https://maps.vietmap.vn/…` names `https://maps.vietmap.vn/…` inside).
+    public var tlsBackendPort: UInt16?
     /// Most client connections at once. Beyond it the connection that has waited longest for
     /// its head or TLS handshake is closed to make room; when every one is past that, the new
     /// one gets a 503 at once (the direct port's rule, `HTTPServerConfiguration.maxConnections`).
@@ -43,7 +47,7 @@ public struct ProxyConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: UInt16 = 0, simulatedHosts: [String] = ProxyConfiguration.defaultSimulatedHosts,
                 passThrough: [ProxyPassThrough] = [], credentials: TLSCredentials,
-                backendHost: String = "127.0.0.1", backendPort: UInt16,
+                backendHost: String = "127.0.0.1", backendPort: UInt16, tlsBackendPort: UInt16? = nil,
                 maxConnections: Int = 1000, maxConnectionsPerClient: Int = 256, maxHeadBytes: Int = 16 * 1024,
                 headTimeout: TimeInterval = 10, handshakeTimeout: TimeInterval = 10, idleTimeout: TimeInterval = 60,
                 connectTimeout: TimeInterval = 10, protectedPorts: Set<UInt16> = []) {
@@ -54,6 +58,7 @@ public struct ProxyConfiguration: Sendable {
         self.credentials = credentials
         self.backendHost = backendHost
         self.backendPort = backendPort
+        self.tlsBackendPort = tlsBackendPort
         self.maxConnections = maxConnections
         self.maxConnectionsPerClient = maxConnectionsPerClient
         self.maxHeadBytes = maxHeadBytes

@@ -478,8 +478,8 @@ public final class ProxyServer: @unchecked Sendable {
             return
         }
         defer { vmsim_tls_end(session) }
-        guard let backend = openBackend() else {
-            log("proxy: the simulator's loopback port \(configuration.backendPort) refused the connection")
+        guard let backend = openBackend(tls: true) else {
+            log("proxy: the simulator's loopback port \(backendPort(tls: true)) refused the connection")
             return
         }
         defer { close(backend) }
@@ -701,9 +701,14 @@ public final class ProxyServer: @unchecked Sendable {
         }
     }
 
-    private func openBackend() -> Int32? {
-        Self.connectTCP(host: configuration.backendHost, port: configuration.backendPort,
+    /// A connection to the backend; for a decrypted TLS stream (`tls`) to `tlsBackendPort` when set.
+    private func openBackend(tls: Bool = false) -> Int32? {
+        Self.connectTCP(host: configuration.backendHost, port: backendPort(tls: tls),
                         timeoutMilliseconds: milliseconds(configuration.connectTimeout))
+    }
+
+    private func backendPort(tls: Bool) -> UInt16 {
+        tls ? configuration.tlsBackendPort ?? configuration.backendPort : configuration.backendPort
     }
 
     /// Connects to an allow-listed host; on failure answers the client with a 502, and with a 403
@@ -712,6 +717,7 @@ public final class ProxyServer: @unchecked Sendable {
     private func openPassThrough(_ client: Int32, host: String, port: UInt16) -> Int32? {
         var protected = configuration.protectedPorts
         protected.insert(configuration.backendPort)
+        if let tlsBackendPort = configuration.tlsBackendPort { protected.insert(tlsBackendPort) }
         protected.insert(self.port)
         var refusedOwnPort = false
         let fd = Self.connectTCP(host: host, port: port, timeoutMilliseconds: milliseconds(configuration.connectTimeout)) { address in

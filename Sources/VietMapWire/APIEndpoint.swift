@@ -95,16 +95,19 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
     /// none: VietMap's styles name them without a key, so a key sent there is ignored.
     public var requiresKey: Bool { self != .glyphs && self != .sprite }
 
-    /// Why the contract suite (`Contracts/openapi.json`, the corpus) leaves this endpoint out,
-    /// nil for the endpoints it covers.
+    /// Why the contract suite (the corpus of `Contracts/queries.json`, run by `vietmap-sim contract`
+    /// against the simulator and the live service, model agreement, JUnit cases) leaves this endpoint
+    /// out, nil for the endpoints it covers. The map resources are still documented in
+    /// `Contracts/openapi.json` (schemathesis runs them), the JSON ones with loose schemas.
     public var contractExclusion: String? {
         switch self {
         case .vectorTile, .rasterTile, .glyphs:
-            return "binary answer (MVT, PNG or glyph PBF): no JSON schema applies"
+            return "binary answer (MVT, PNG or glyph PBF): openapi.json gives its media type, no JSON schema applies"
         case .sprite:
-            return "the PNG atlas is binary; the JSON index (MapLibre's sprite spec) is documented with the style"
+            return "the PNG atlas is binary; the JSON index (MapLibre's sprite spec) is in openapi.json (schemas/sprite-index), outside the corpus"
         case .mapStyle, .mapTileJSON:
-            return "MapLibre's style and TileJSON specs, not VietMap's JSON: documented once the style document is served"
+            return "MapLibre's style and TileJSON formats, not VietMap's JSON: in openapi.json (schemas/map-style, schemas/tilejson), "
+                + "outside the corpus: no reference-client model decodes them, and their inner URLs name the caller's own host"
         default:
             return nil
         }

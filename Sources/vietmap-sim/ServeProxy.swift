@@ -50,32 +50,37 @@ struct ServeProxy {
         ProxyPassThrough(parsing: text).map { ($0.host, $0.port) }
     }
 
-    /// The proxy and the loopback server behind it. `@unchecked Sendable`: both are thread-safe.
+    /// The proxy and the loopback servers behind it (one for plain http, one for the decrypted
+    /// TLS streams). `@unchecked Sendable`: all are thread-safe.
     final class Running: @unchecked Sendable {
         let proxy: ProxyServer
-        let backend: HTTPServer
+        let backends: [HTTPServer]
         let caCertificatePath: String
 
-        init(proxy: ProxyServer, backend: HTTPServer, caCertificatePath: String) {
-            (self.proxy, self.backend, self.caCertificatePath) = (proxy, backend, caCertificatePath)
+        init(proxy: ProxyServer, backends: [HTTPServer], caCertificatePath: String) {
+            (self.proxy, self.backends, self.caCertificatePath) = (proxy, backends, caCertificatePath)
         }
 
-        /// Stops both at once (idempotent).
+        /// Stops them all at once (idempotent).
         func stop() {
             proxy.stop()
-            backend.stop()
+            for backend in backends { backend.stop() }
         }
 
         /// The drain of SIGINT/SIGTERM: the proxy stops accepting and passes on what its clients
-        /// sent, the backend answers it (`Connection: close`), then the tunnels close — up to
+        /// sent, the backends answer it (`Connection: close`), then the tunnels close — up to
         /// `drainTimeout` seconds. Returns how many connections had to be cut off.
         func stop(drainTimeout: TimeInterval) -> Int {
-            var backendCutOff = 0
+            let backends = self.backends
+            let backendCutOff = CutOffCount()
             let proxyCutOff = proxy.stop(drainTimeout: drainTimeout) { remaining in
-                backendCutOff = backend.stop(drainTimeout: remaining)
+                // Side by side: each backend gets the whole remaining time.
+                DispatchQueue.concurrentPerform(iterations: backends.count) { index in
+                    backendCutOff.add(backends[index].stop(drainTimeout: remaining))
+                }
             }
-            backend.stop()
-            return proxyCutOff + backendCutOff
+            for backend in backends { backend.stop() }
+            return proxyCutOff + backendCutOff.total
         }
 
         /// `stop(drainTimeout:)` on another thread (beside the direct port's drain).
@@ -84,6 +89,15 @@ struct ServeProxy {
             Thread { [self] in drain.finish(stop(drainTimeout: drainTimeout)) }.start()
             return drain
         }
+    }
+
+    /// Connections cut off by drains running side by side.
+    private final class CutOffCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func add(_ count: Int) { lock.withLock { value += count } }
+        var total: Int { lock.withLock { value } }
     }
 
     /// A drain under way on another thread.
@@ -127,19 +141,30 @@ struct ServeProxy {
                                                protectedPorts: [simulator.port])
         http.maxConnections = max(http.maxConnections, configuration.maxConnections + 16)
         // The admin API and the dashboard answer on the simulator's own port only (docs/proxy.md).
-        let backend = HTTPServer(configuration: http, handler: AdminPathRefusal.wrap(simulator.handler))
-        try backend.start()
+        // Two listeners, so the simulator knows the scheme the client used (a map style names its
+        // inner URLs on it): plain http (absolute form, CONNECT :80) and the decrypted CONNECT :443.
+        let guarded = AdminPathRefusal.wrap(simulator.handler)
+        let plain = HTTPServer(configuration: http, handler: ProxiedScheme.http.wrap(guarded))
+        let decrypted = HTTPServer(configuration: http, handler: ProxiedScheme.https.wrap(guarded))
+        let backends = [plain, decrypted]
+        do {
+            for backend in backends { try backend.start() }
+        } catch {
+            for backend in backends { backend.stop() }
+            throw error
+        }
         var proxyConfiguration = configuration
-        proxyConfiguration.backendPort = backend.port
+        proxyConfiguration.backendPort = plain.port
+        proxyConfiguration.tlsBackendPort = decrypted.port
         let proxy = ProxyServer(configuration: proxyConfiguration) { line in
             FileHandle.standardError.write(Data("vietmap-sim: \(line)\n".utf8))
         }
         do {
             try proxy.start()
         } catch {
-            backend.stop()
+            for backend in backends { backend.stop() }
             throw error
         }
-        return Running(proxy: proxy, backend: backend, caCertificatePath: caPath)
+        return Running(proxy: proxy, backends: backends, caCertificatePath: caPath)
     }
 }

@@ -31,7 +31,8 @@ final class ScenarioValidationTests: XCTestCase {
         XCTAssertEqual(library.issues, [], library.issues.map(\.description).joined(separator: "\n"))
         let expected = ["autocomplete-500", "autocomplete-no-ref-id", "autocomplete-null-names", "bad-key-401", "burst-400", "connection-reset",
                         "empty-reply", "empty-route", "fail-twice-then-succeed", "flaky-503", "lognormal-latency",
-                        "malformed-json", "malformed-polyline", "nav-geometry-steps-disagree", "nav-no-route", "nav-reroute-fails",
+                        "malformed-json", "malformed-polyline", "map-glyphs-fail", "map-style-401", "map-tiles-404", "map-tiles-429",
+                        "map-tiles-slow", "nav-geometry-steps-disagree", "nav-no-route", "nav-reroute-fails",
                         "nav-slow-past-timeout", "nav-truncated-json", "place-null-latlng", "polyline-1e6", "quota-429", "route-500", "route-empty-points",
                         "route-points-bare-latlng", "slow-autocomplete", "succeed-then-quota-exhausted", "swapped-polyline",
                         "truncated-json", "truncated-polyline", "zero-results"]
