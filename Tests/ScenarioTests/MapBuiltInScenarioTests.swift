@@ -103,12 +103,12 @@ final class MapBuiltInScenarioTests: XCTestCase {
     }
 
     func testStyle401LeavesTheRestOfTheMapAlone() throws {
-        for path in [Self.style, "/api/maps/light/styles.json", "/mt/tm/style.json"] {
+        for path in [Self.style, "/api/maps/light/styles.json", "/mt/tm/style.json", Self.tileJSON] {
             let response = try get(server, keyed(path, "map-style-401"))
             try assertError(response, status: 401, code: "UNAUTHORIZED")
             XCTAssertNil(response.header("Access-Control-Allow-Origin"), "\(path): a 401 without CORS header, as live")
         }
-        try assertUntouched("map-style-401", skipping: ["style"])
+        try assertUntouched("map-style-401", skipping: ["style", "tilejson"])
     }
 
     func testTiles429CarryRetryAfterAndLeaveTheRestAlone() throws {
