@@ -83,8 +83,9 @@ public enum MapExport {
         var area = options.area
         if area.isWholeDataset {
             let northWest = WorldPoint(x: dataBounds.minX, y: dataBounds.minY), southEast = WorldPoint(x: dataBounds.maxX, y: dataBounds.maxY)
-            area.west = northWest.longitude; area.north = northWest.latitude
-            area.east = southEast.longitude; area.south = southEast.latitude
+            // Rounded outwards to 1e-6° (≈ 0.1 m): the metadata reads "106.6835", not "106.68349999999999".
+            area.west = (northWest.longitude * 1e6).rounded(.down) / 1e6; area.north = (northWest.latitude * 1e6).rounded(.up) / 1e6
+            area.east = (southEast.longitude * 1e6).rounded(.up) / 1e6; area.south = (southEast.latitude * 1e6).rounded(.down) / 1e6
         }
         let box = area.worldBounds
         let zooms = area.tileZooms
@@ -116,10 +117,30 @@ public enum MapExport {
         }
         do {
             try writer.setMetadata(metadata)
+            // Only tiles with some feature (of any zoom) are walked, and at the next zoom only their children: a
+            // box as wide as the dataset (HCMC to Hanoi) costs the tiles of its two cities, not the whole cover.
+            var live: [TileID]?
             for z in zooms {
                 let cover = try TileCover(z: z, covering: box)
                 covered += cover.count
-                for id in cover where id.worldBounds.intersects(dataBounds) {
+                let candidates: [TileID]
+                if let live {
+                    candidates = live.flatMap { parent in
+                        [(0, 0), (1, 0), (0, 1), (1, 1)].compactMap { TileID(z: z, x: parent.x * 2 + $0.0, y: parent.y * 2 + $0.1) }
+                    }.filter { cover.contains($0) }
+                } else {
+                    guard cover.count <= maxFirstZoomTiles else {
+                        throw MapExportError.invalidArea("the box covers \(cover.count) tiles at z\(z) (at most \(maxFirstZoomTiles) at the first zoom): narrow --bbox or start --zoom lower")
+                    }
+                    candidates = Array(cover)
+                }
+                var next: [TileID] = []
+                for id in candidates where id.worldBounds.intersects(dataBounds) {
+                    let margin = Double(built.tiles.buffer) / Double(built.tiles.extent) / Double(id.tilesPerSide)
+                    guard !built.index.featureIndices(intersecting: id.worldBounds.expanded(by: margin), zoom: TileID.maxZoom).isEmpty else {
+                        continue
+                    }
+                    next.append(id)
                     let tile = built.tiles.tile(id)
                     guard !tile.isEmpty else { continue }
                     let gzipped = Gzip.compress(tile.data)
@@ -127,7 +148,11 @@ public enum MapExport {
                     written += 1
                     tileBytes += gzipped.count
                 }
+                live = next
             }
+        } catch let error as MapExportError {
+            writer.cancel()
+            throw error
         } catch {
             writer.cancel()
             throw .file("cannot write \(absolute): \(error)")
@@ -162,6 +187,9 @@ public enum MapExport {
                            maxX: Double(cover.columns.upperBound + 1) * side, maxY: Double(cover.rows.upperBound + 1) * side)
             .expanded(by: side * 64 / 4096)
     }
+
+    /// The most tiles the box may cover at the first zoom (deeper zooms walk only the children of tiles with data).
+    public static let maxFirstZoomTiles = 1 << 20
 
     /// Every range 0-255 … 65280-65535.
     static let allRanges: [GlyphRange] = (0..<256).compactMap { GlyphRange(start: UInt32($0) * 256) }
