@@ -65,9 +65,8 @@ struct MapExportAssets {
 
     /// Moves the style and the folder into place (an older folder of the same name is replaced).
     func commit() throws(MapExportError) {
-        var status = stat()
         var old: String?
-        if stat(assetsPath, &status) == 0 {
+        if FileManager.default.fileExists(atPath: assetsPath) {
             let aside = Self.hidden(assetsPath, "old-" + UUID().uuidString)
             guard rename(assetsPath, aside) == 0 else { throw failure("move the old \(assetsPath) aside") }
             old = aside

@@ -96,10 +96,23 @@ final class ExportTilesCLITests: XCTestCase {
                 XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0, 1000, file)
             }
         }
+        // The style's own label text: the one-way arrow "→" (U+2192) is in 8448-8703; without that file MapLibre
+        // Native fails the render of any view with a one-way street.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/8448-8703.pbf"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/19968-20223.pbf"),
+                       "only the ranges the names need unless --all-glyphs")
         for name in ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: assets + "/" + name), name)
         }
         // Nothing else in the folder: no temporary file or folder left behind.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
+
+        // Exporting again over it (another look, one zoom) replaces all three; still nothing left behind.
+        let again = try export(["--area", "district1", "--zoom", "13", "--look", "dm", "--out", out])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try MBTilesReader(path: out).tileCount(), 4)
+        let dark = try JSONParser.parse(try String(contentsOfFile: folder.appendingPathComponent("d1.style.json").path, encoding: .utf8))
+        XCTAssertEqual(dark["metadata"]?["vietmap-sim:look"]?.stringValue, "dm")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
     }
 
