@@ -13,6 +13,8 @@ enum Usage {
           vietmap-sim contract --target URL|live run the contract suite (Contracts/) against a target
           vietmap-sim drive --from LAT,LNG --to LAT,LNG  write a route's GPS trace (GPX/NMEA/KML) to replay
           vietmap-sim make-country --scale N --out FILE.osm.pbf  a country-sized OSM extract from a city (for import)
+          vietmap-sim export-tiles --out FILE.mbtiles [--area NAME|--bbox W,S,E,N] [--zoom MIN-MAX]
+                                                an area's map as MBTiles + style, glyphs, sprite (no server)
           vietmap-sim bench-routing [options]   A* vs contraction hierarchy figures (benchmarks)
           vietmap-sim help [COMMAND]            show help for a command
 
@@ -38,7 +40,7 @@ enum Usage {
     /// The help of each command, for `vietmap-sim help COMMAND`.
     static var command: [String: String] {
         ["serve": serve, "import": importCommand, "scenarios": scenarios, "contract": contract, "drive": drive,
-         "make-country": makeCountry, "bench-routing": BenchRoutingCommand.usage]
+         "make-country": makeCountry, "export-tiles": exportTiles, "bench-routing": BenchRoutingCommand.usage]
     }
 
     static let serve = """

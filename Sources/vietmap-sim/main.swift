@@ -17,6 +17,7 @@ func runCommandLine() -> Int32 {
         case "contract": return try ContractCommand.run(arguments)
         case "drive": return try DriveCommand.run(arguments)
         case "make-country": return try MakeCountryCommand.run(arguments)
+        case "export-tiles": return try ExportTilesCommand.run(arguments)
         case "bench-routing": return try BenchRoutingCommand.run(arguments)
         case "help", "--help", "-h":
             guard let topic = arguments.first else {

@@ -23,13 +23,13 @@ final class HelpCLITests: XCTestCase {
         for endpoint in APIEndpoint.allCases {
             XCTAssertTrue(help.stdout.contains(" " + endpoint.documentedPath + "\n"), "\(endpoint.name) missing from --help")
         }
-        for command in ["serve", "import", "scenarios", "from-har", "from-recording", "contract", "drive", "make-country", "bench-routing"] {
+        for command in ["serve", "import", "scenarios", "from-har", "from-recording", "contract", "drive", "make-country", "export-tiles", "bench-routing"] {
             XCTAssertTrue(help.stdout.contains(command), "\(command) missing from --help")
         }
     }
 
     func testHelpForEveryCommandAndAnErrorForAnythingElse() throws {
-        for command in ["serve", "import", "scenarios", "contract", "drive", "make-country", "bench-routing"] {
+        for command in ["serve", "import", "scenarios", "contract", "drive", "make-country", "export-tiles", "bench-routing"] {
             let help = try run(["help", command])
             XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
             XCTAssertFalse(help.stdout.contains("ENDPOINTS ("), "help \(command) printed the main help")
