@@ -2,7 +2,8 @@ import Foundation
 
 /// Cuts the features of a `MapFeatureIndex` into Mapbox Vector Tiles (MVT 2.1).
 ///
-/// Per tile: the features with `minZoom ≤ z` that meet the tile plus `buffer` units; each is projected to
+/// Per tile: the features with `minZoom ≤ z` (at `maxZoom` and deeper: every feature, since clients overzoom the
+/// source's deepest tiles) that meet the tile plus `buffer` units; each is projected to
 /// tile units, clipped to the buffered tile, simplified with Douglas–Peucker (tolerance 1/4096 of the tile at
 /// zooms below `maxZoom`, none at `maxZoom` and deeper — an overzoomed request is still cut from the full
 /// geometry), quantized, and written with its properties. Layers come in the order of `index.layerNames`,
@@ -39,7 +40,11 @@ public struct VectorTileBuilder: Sendable {
         var byLayer = [[EncodedFeature]](repeating: [], count: index.layerNames.count)
         var count = 0
         let flat = index.geometry, slots = index.geometrySlot
-        for i in index.featureIndices(in: id, buffer: Double(buffer) / Double(extent)) {
+        // The source's deepest zoom carries every deeper feature too: clients overzoom its tiles past `maxZoom`
+        // and never ask for z16, so a feature first shown at z16 or z18 must already be in the z15 tile.
+        let margin = Double(buffer) / Double(extent) / Double(id.tilesPerSide)
+        let selectionZoom = id.z >= maxZoom ? TileID.maxZoom : id.z
+        for i in index.featureIndices(intersecting: id.worldBounds.expanded(by: margin), zoom: selectionZoom) {
             let start = commands.count
             guard let type = encoder.encode(Int(slots[i]), of: flat, into: &commands) else { continue }
             byLayer[Int(ordinals[i])].append(EncodedFeature(index: i, type: type, commands: start..<commands.count))

@@ -26,7 +26,7 @@ import VietMapWire
 /// classes 2–3 join the `z12` label layers, `vmpoi_priority-all` shows only bus/company/other (the tiers show
 /// the rest), the under-construction (`-uncor`), level-change (`_To`/`_From`) and `roadtype` layers are left
 /// out (the data has no such roads), and the tunnels' `<id>-fill` layers and `vmroad_oneway` (arrows drawn as the
-/// text "→", glyph range 8192-8447) are the simulator's own. The water, land-use and building layers are filled
+/// text "→", glyph range 8448-8703) are the simulator's own. The water, land-use and building layers are filled
 /// from the shapes the import keeps (`MapShapeFeatures`) — as far as the OSM extract has them; the ocean layer
 /// stays empty (no coastline in the extracts).
 public enum MapStyleDocument {

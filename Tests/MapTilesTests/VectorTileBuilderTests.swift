@@ -12,7 +12,7 @@ final class VectorTileBuilderTests: XCTestCase {
                           properties: [MapProperty("i", .int(Int64(i)))])
     }
 
-    func testFeaturesAppearFromTheirMinZoom() throws {
+    func testFeaturesAppearFromTheirMinZoomAndAllAtTheSourcesMaxZoom() throws {
         let features = [road(0, minZoom: 10), road(1, minZoom: 12), road(2, minZoom: 14), road(3, minZoom: 16)]
         let builder = VectorTileBuilder(index: MapFeatureIndex(features: features), maxZoom: 14)
         func ids(_ id: TileID) throws -> [UInt64?] {
@@ -22,7 +22,9 @@ final class VectorTileBuilderTests: XCTestCase {
         XCTAssertTrue(builder.tile(tile.ancestor(atZoom: 9)).isEmpty)
         XCTAssertEqual(try ids(tile.ancestor(atZoom: 11)), [0])
         XCTAssertEqual(try ids(tile.ancestor(atZoom: 12)), [0, 1])
-        XCTAssertEqual(try ids(tile), [0, 1, 2])
+        XCTAssertEqual(try ids(tile.ancestor(atZoom: 13)), [0, 1])
+        // The source's deepest zoom (14) carries the z16 feature too: clients overzoom it and never ask for z16.
+        XCTAssertEqual(try ids(tile), [0, 1, 2, 3])
         XCTAssertEqual(try ids(TileID(z: 16, x: 13048 * 4, y: 7698 * 4)!), [0, 1, 2, 3])
     }
 
