@@ -1,4 +1,5 @@
 import Foundation
+import Zlib
 
 /// Writes an OpenStreetMap PBF file as Osmosis does: an `OSMHeader` blob (bbox, required
 /// features OsmSchema-V0.6 and DenseNodes, optional Sort.Type_then_ID), then `OSMData` blobs of
@@ -122,9 +123,7 @@ public final class PBFWriter {
 
     /// (4-byte big-endian BlobHeader length, BlobHeader { type = 1; datasize = 3 }, Blob { raw_size = 2; zlib_data = 3 }).
     private func writeBlob(type: String, payload: [UInt8]) throws(PBFWriteError) {
-        guard let compressed = ZlibDeflate.deflate(payload) else {
-            throw PBFWriteError(path: path, reason: "zlib could not compress a \(payload.count)-byte block")
-        }
+        let compressed = Deflate.compress(payload)
         var blob = ProtobufEncoder(capacity: compressed.count + 16)
         blob.int(2, Int64(payload.count))
         blob.bytes(3, compressed)
