@@ -7,7 +7,7 @@ import PackageDescription
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
 ///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
-///   SQLiteStore → MBTiles               (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
+///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
 ///   JSON                                (ordered JSON values, serializer, parser)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
@@ -15,13 +15,14 @@ import PackageDescription
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door, a request's base URL)
 ///   Polyline                            (Google encoded polyline codec)
 ///   CZlib → Zlib                        (the one zlib wrapper: deflate and capped inflate, zlib or gzip framed, streaming inflation, CRC-32)
-///   CCairo, Zlib → MapTiles             (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
-///   CFreeType, EmbeddedFiles → MapGlyphs  (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType; no HTTP)
+///   Protobuf                            (the one Protocol Buffers writer: varints, zigzag, fixed, length-delimited and packed fields)
+///   CCairo, Zlib, Protobuf, JSON → MapTiles  (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
+///   CFreeType, EmbeddedFiles, Protobuf → MapGlyphs  (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType; no HTTP)
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
 ///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   Zlib, Platform → OSMReader          (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
-///   Zlib → PBFWriter                    (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
+///   Zlib, Protobuf → PBFWriter          (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
@@ -76,8 +77,9 @@ let package = Package(
         .target(name: "Routing", dependencies: ["ArrayBlob", "Platform"]),
         .target(name: "DriveTrace", dependencies: ["Routing"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "Protobuf"),
         .target(name: "OSMReader", dependencies: ["Zlib", "Platform"]),
-        .target(name: "PBFWriter", dependencies: ["Zlib"]),
+        .target(name: "PBFWriter", dependencies: ["Zlib", "Protobuf"]),
         .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "Platform"]),
         .executableTarget(name: "embed-resources", dependencies: ["Zlib"]),
@@ -85,9 +87,9 @@ let package = Package(
         .target(name: "EmbeddedFiles", dependencies: ["Zlib"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
-        .target(name: "MBTiles", dependencies: ["SQLiteStore"]),
-        .target(name: "MapTiles", dependencies: ["CCairo", "Zlib"]),
-        .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
+        .target(name: "MBTiles", dependencies: ["SQLiteStore", "JSON"]),
+        .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
+        .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
                                                   "MapTiles", "MapGlyphs", "Zlib"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
@@ -141,6 +143,7 @@ let package = Package(
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
         .testTarget(name: "MBTilesTests", dependencies: ["MBTiles", "MapTiles", "SQLiteStore"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
