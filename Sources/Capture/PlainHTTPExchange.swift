@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Zlib
 import Platform
 
 /// One HTTP/1.1 GET over a plain socket, for `http://` upstreams: what URLSession on Linux
@@ -51,11 +52,11 @@ struct PlainHTTPExchange {
     private func readBody(_ reader: inout Reader, status: Int, headers: [String: String]) throws -> Data {
         if status == 204 || status == 304 { return Data() }
         let encoding = headers["content-encoding"]?.lowercased().trimmingCharacters(in: .whitespaces) ?? "identity"
-        let inflater: CappedInflater?
+        let inflater: StreamingInflater?
         switch encoding {
         case "identity", "": inflater = nil
         case "gzip", "x-gzip":
-            do { inflater = try CappedInflater(limit: maxBodyBytes) } catch { throw Stop.failure(.unreachable("zlib could not start")) }
+            do { inflater = try StreamingInflater(limit: maxBodyBytes) } catch { throw Stop.failure(.unreachable("zlib could not start")) }
         default: throw Stop.failure(.unreachable("unsupported content-encoding \(encoding.prefix(20))"))
         }
         var raw = 0

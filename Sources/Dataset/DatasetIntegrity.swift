@@ -1,4 +1,4 @@
-import CZlib
+import Zlib
 import Foundation
 import Platform
 
@@ -112,29 +112,29 @@ public enum DatasetIntegrity {
         let size = Int(status.st_size)
         let parts = size >= 8 << 20 ? max(1, threads) : 1
         let partSize = (size + parts - 1) / parts
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(crc: UInt, error: Int32)>.allocate(capacity: parts)
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(crc: UInt32, error: Int32)>.allocate(capacity: parts)
         defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let from = part * partSize
             results[part] = checksum(fd: fd, from: from, to: min(size, from + partSize))
         }
-        var crc = crc32(0, nil, 0)
+        var crc = CRC32.initial
         for part in 0..<parts {
             if results[part].error != 0 {
                 throw failure(path, "cannot read the dataset: \(String(cString: strerror(results[part].error)))")
             }
             let length = min(size, (part + 1) * partSize) - part * partSize
-            crc = part == 0 ? results[part].crc : crc32_combine(crc, results[part].crc, .init(length))
+            crc = part == 0 ? results[part].crc : CRC32.combine(crc, results[part].crc, secondLength: length)
         }
-        return UInt32(truncatingIfNeeded: crc)
+        return crc
     }
 
     /// CRC-32 of bytes `from..<to` of the file (bytes 60–63 as zero), or the `errno` of a failed read.
-    private static func checksum(fd: Int32, from: Int, to: Int) -> (crc: UInt, error: Int32) {
+    private static func checksum(fd: Int32, from: Int, to: Int) -> (crc: UInt32, error: Int32) {
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var crc = crc32(0, nil, 0)
+        var crc = CRC32.initial
         var offset = from
         while offset < to {
             let count = pread(fd, buffer.baseAddress, min(chunk, to - offset), off_t(offset))
@@ -146,7 +146,7 @@ public enum DatasetIntegrity {
             if offset == 0 && count >= checksumOffset + 4 {
                 for i in checksumOffset..<checksumOffset + 4 { buffer[i] = 0 }
             }
-            crc = crc32(crc, buffer.baseAddress!.assumingMemoryBound(to: Bytef.self), uInt(count))
+            crc = CRC32.update(crc, UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             offset += count
         }
         return (crc, 0)

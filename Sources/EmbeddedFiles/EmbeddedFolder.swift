@@ -1,4 +1,4 @@
-import CZlib
+import Zlib
 import Foundation
 
 /// The files a target embeds with the `EmbedResources` plugin, as a folder on disk: unpacked once
@@ -52,11 +52,16 @@ public enum EmbeddedFolder {
         let encoded = Data(bytes: deflatedBase64.utf8Start, count: deflatedBase64.utf8CodeUnitCount)
         guard let deflated = Data(base64Encoded: encoded) else { throw Failure(description: "the embedded archive is not base64 (a build problem)") }
         var pack = [UInt8](repeating: 0, count: inflatedSize)
-        var size = uLong(inflatedSize)
-        let status = deflated.withUnsafeBytes { source in
-            uncompress(&pack, &size, source.bindMemory(to: Bytef.self).baseAddress, uLong(deflated.count))
+        let inflated: Result<Int, InflateError> = deflated.withUnsafeBytes { source in
+            pack.withUnsafeMutableBytes { destination in
+                do throws(InflateError) { return .success(try Inflate.decompress(source, format: .zlib, into: destination)) } catch { return .failure(error) }
+            }
         }
-        guard status == Z_OK, Int(size) == inflatedSize else { throw Failure(description: "the embedded archive does not inflate (zlib \(status))") }
+        switch inflated {
+        case .success(inflatedSize): break
+        case .success(let size): throw Failure(description: "the embedded archive inflates to \(size) bytes, not \(inflatedSize) (a build problem)")
+        case .failure(let error): throw Failure(description: "the embedded archive does not inflate: \(error)")
+        }
 
         let manager = FileManager.default
         let parent = folder.deletingLastPathComponent()

@@ -1,5 +1,6 @@
 import VietMapWire
 import Foundation
+import Zlib
 import HTTPServer
 import JSON
 import Scenarios
@@ -287,11 +288,11 @@ public enum HARImport {
         let overBudget = HARImportError.Reason(
             "the response bodies together decode to more than the budget of \(HARBudget.describe(bytes: budget)) here (\(HARBudget.describe(bytes: max(0, budget - limit))) before this entry; --max-inflated raises it)")
         let contentEncoding = headers.first { HTTPHeaders.sameName($0.name, "Content-Encoding") }?.value.lowercased() ?? ""
-        if Inflate.isGzip(data) || (contentEncoding.contains("deflate") && Inflate.isZlib(data)) {
+        if ZlibFormat.isGzip(data) || (contentEncoding.contains("deflate") && ZlibFormat.isZlib(data)) {
             let bodyLimit = min(maxBodyBytes, limit)
-            do throws(Inflate.Failure) {
+            do throws(InflateError) {
                 if keep {
-                    data = try Inflate.inflate(data, limit: bodyLimit)
+                    data = try Inflate.decompress(data, limit: bodyLimit)
                 } else {
                     return (Data(), try Inflate.inflatedSize(data, limit: bodyLimit))
                 }
@@ -300,7 +301,7 @@ public enum HARImport {
                 case .tooLarge:
                     throw bodyLimit < maxBodyBytes ? overBudget : .init("the compressed body inflates to more than \(maxBodyBytes / (1024 * 1024)) MiB")
                 case .truncated: throw .init("the compressed body is truncated")
-                case .corrupt(let reason): throw .init("the compressed body is corrupt (\(reason))")
+                case .corrupt(let reason): throw .init("the compressed body is corrupt (zlib: \(reason))")
                 }
             }
         } else if contentEncoding.contains("br"), String(data: data, encoding: .utf8) == nil {

@@ -1,3 +1,5 @@
+import JSON
+
 /// The `metadata` rows of an MBTiles file, typed: what the spec requires (`name`, `format`, and `json`
 /// with `vector_layers` for `pbf`) and what it recommends (`bounds`, `center`, `minzoom`, `maxzoom`,
 /// `attribution`). `entries` gives the rows as the file stores them.
@@ -70,29 +72,11 @@ public struct MBTilesMetadata: Sendable, Equatable {
 
     /// `{"vector_layers":[{"id":…,"fields":{…},"minzoom":…,"maxzoom":…}]}`, fields sorted by name.
     public var json: String {
-        let layers = vectorLayers.map { layer in
-            let fields = layer.fields.sorted { $0.key < $1.key }
-                .map { "\(Self.quoted($0.key)):\(Self.quoted($0.value))" }.joined(separator: ",")
-            return "{\"id\":\(Self.quoted(layer.id)),\"fields\":{\(fields)},\"minzoom\":\(layer.minZoom),\"maxzoom\":\(layer.maxZoom)}"
+        let layers = vectorLayers.map { layer -> JSONValue in
+            let fields = layer.fields.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+            return .object(JSONObject([("id", .string(layer.id)), ("fields", .object(JSONObject(fields))),
+                                       ("minzoom", .integer(layer.minZoom)), ("maxzoom", .integer(layer.maxZoom))]))
         }
-        return "{\"vector_layers\":[" + layers.joined(separator: ",") + "]}"
-    }
-
-    /// `text` as a JSON string literal (RFC 8259 escapes).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return JSONSerializer.string(.object(JSONObject([("vector_layers", .array(layers))])))
     }
 }

@@ -1,3 +1,5 @@
+import Protobuf
+
 /// Per-tile scratch that maps the index's key and value numbers to a layer's table positions: arrays the
 /// size of the index's tables, stamped with the layer, so a lookup is an array read, not a hash.
 struct LayerTableScratch {

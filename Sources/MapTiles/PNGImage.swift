@@ -1,4 +1,4 @@
-import CZlib
+import Zlib
 
 /// Why bytes could not be read as a PNG image.
 public enum PNGImageError: Error, Equatable {
@@ -48,9 +48,7 @@ public struct PNGImage: Sendable {
             let type = String(decoding: typeBytes, as: UTF8.self)
             let dataStart = offset + 8
             let stored = be32(dataStart + length)
-            let computed = bytes.withUnsafeBufferPointer { buffer in
-                UInt32(crc32(0, buffer.baseAddress! + offset + 4, UInt32(length + 4)))
-            }
+            let computed = CRC32.checksum(bytes[(offset + 4)..<(dataStart + length)])
             guard stored == computed else { throw .badChecksum(chunk: type) }
             switch type {
             case "IHDR":
@@ -82,13 +80,10 @@ public struct PNGImage: Sendable {
         let stride = width * channels
         let expected = height * (stride + 1)
         var raw = [UInt8](repeating: 0, count: expected)
-        var rawLength = uLong(expected)
-        let status = raw.withUnsafeMutableBufferPointer { out in
-            compressed.withUnsafeBufferPointer { input in
-                uncompress(out.baseAddress, &rawLength, input.baseAddress, uLong(input.count))
-            }
+        let rawLength: Int? = raw.withUnsafeMutableBytes { out in
+            compressed.withUnsafeBytes { input in try? Inflate.decompress(input, format: .zlib, into: out) }
         }
-        guard status == Z_OK, rawLength == uLong(expected) else { throw .corruptData }
+        guard rawLength == expected else { throw .corruptData }
 
         // Undo the row filters in place (each row: one filter byte, then `stride` bytes).
         let bpp = channels

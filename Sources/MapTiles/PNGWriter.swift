@@ -1,4 +1,4 @@
-import CZlib
+import Zlib
 
 /// Writes 8-bit RGB or RGBA PNGs from raw rows with zlib at a chosen level (1 by default): Cairo's own PNG writer
 /// (libpng's defaults, every filter tried on every row, zlib level 6) took about half of a dense tile's time.
@@ -32,23 +32,16 @@ enum PNGWriter {
             }
         }
 
-        var deflated = [UInt8](repeating: 0, count: Int(compressBound(uLong(raw.count))))
-        var deflatedLength = uLong(deflated.count)
-        let status = deflated.withUnsafeMutableBufferPointer { out in
-            raw.withUnsafeBufferPointer { input in
-                compress2(out.baseAddress, &deflatedLength, input.baseAddress, uLong(input.count), level)
-            }
-        }
-        guard status == Z_OK else { throw Failure(description: "zlib compress2 status \(status)") }
+        let deflated = Deflate.compress(raw, level: level)
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(Int(deflatedLength) + 64)
+        png.reserveCapacity(deflated.count + 64)
         var header: [UInt8] = []
         appendBE32(UInt32(width), to: &header)
         appendBE32(UInt32(height), to: &header)
         header += [8, hasAlpha ? 6 : 2, 0, 0, 0]
         appendChunk("IHDR", header[...], to: &png)
-        appendChunk("IDAT", deflated[0..<Int(deflatedLength)], to: &png)
+        appendChunk("IDAT", deflated[...], to: &png)
         appendChunk("IEND", [][...], to: &png)
         return png
     }
@@ -60,10 +53,9 @@ enum PNGWriter {
     private static func appendChunk(_ type: String, _ data: ArraySlice<UInt8>, to png: inout [UInt8]) {
         appendBE32(UInt32(data.count), to: &png)
         let typeBytes = Array(type.utf8)
-        var crc = typeBytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) }
-        crc = data.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        let crc = CRC32.update(CRC32.checksum(typeBytes), data)
         png += typeBytes
         png += data
-        appendBE32(UInt32(crc), to: &png)
+        appendBE32(crc, to: &png)
     }
 }

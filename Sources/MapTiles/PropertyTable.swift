@@ -1,3 +1,5 @@
+import Protobuf
+
 /// Every feature's properties as numbers, interned once when the index is built: distinct keys and distinct
 /// values (each value already encoded as an MVT `Value` message), and per feature its (key, value) number
 /// pairs. Tiles then de-duplicate by number instead of hashing strings (Vietnamese names are not ASCII, and

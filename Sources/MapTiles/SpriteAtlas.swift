@@ -1,3 +1,5 @@
+import JSON
+
 /// Why a sprite atlas could not be built.
 public enum SpriteAtlasError: Error, Equatable, CustomStringConvertible {
     /// Ratios are 1 (`sprite.png`) or 2 (`sprite@2x.png`).
@@ -63,20 +65,18 @@ public enum SpriteAtlas {
         do { png = try canvas.pngBytes() } catch { throw .drawingFailed(error.description) }
 
         let sorted = slots.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var json = "{"
-        for (i, slot) in sorted.enumerated() {
-            json += i == 0 ? "\n  " : ",\n  "
-            json += quoted(slot.name)
-            json += ": {\"x\": \(slot.x * r), \"y\": \(slot.y * r), \"width\": \(slot.width * r), \"height\": \(slot.height * r), \"pixelRatio\": \(r)"
+        let index = sorted.map { slot -> (String, JSONValue) in
+            var entry: [(String, JSONValue)] = [("x", .integer(slot.x * r)), ("y", .integer(slot.y * r)), ("width", .integer(slot.width * r)),
+                                                ("height", .integer(slot.height * r)), ("pixelRatio", .integer(r))]
             if let stretch = iconOfName[slot.name]!.stretch {
                 let (a, b) = stretch.stretchX
                 let (l, t, rt, bt) = stretch.content
-                json += ", \"stretchX\": [[\(a * r), \(b * r)]], \"content\": [\(l * r), \(t * r), \(rt * r), \(bt * r)]"
+                entry.append(("stretchX", .array([.array([.integer(a * r), .integer(b * r)])])))
+                entry.append(("content", .array([l, t, rt, bt].map { .integer($0 * r) })))
             }
-            json += "}"
+            return (slot.name, .object(JSONObject(entry)))
         }
-        json += sorted.isEmpty ? "}\n" : "\n}\n"
-        return (Array(json.utf8), png)
+        return (JSONSerializer.bytes(.object(JSONObject(index))), png)
     }
 
     /// Shelf packing at ratio 1: icons by height (then width, then name) fill rows of a width near the square
@@ -108,27 +108,5 @@ public enum SpriteAtlas {
             shelfHeight = max(shelfHeight, h)
         }
         return (slots, usedWidth, y + shelfHeight)
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

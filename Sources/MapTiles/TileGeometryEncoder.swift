@@ -1,3 +1,5 @@
+import Protobuf
+
 /// Turns one feature's world geometry into MVT geometry commands for one tile: project to tile units, clip
 /// to the tile plus buffer, simplify, quantize to integers, drop repeated points and degenerate parts, orient
 /// rings (exterior positive surveyor's area with y down — clockwise on screen —, holes negative), and write

@@ -1,4 +1,5 @@
 import Foundation
+import Protobuf
 
 /// Cuts the features of a `MapFeatureIndex` into Mapbox Vector Tiles (MVT 2.1).
 ///

@@ -1,3 +1,5 @@
+import Protobuf
+
 /// Collects the entities of one PrimitiveBlock — all of one kind, in the order added — and
 /// encodes it: a string table (index 0 = "", the others in order of first use), one
 /// PrimitiveGroup, granularity 100 (coordinates in 1e-7 degree), offsets 0.
@@ -20,7 +22,7 @@ struct PBFBlockEncoder {
     private var keysVals: [UInt64] = []
     private var anyNodeTags = false
     // Ways and relations: each already encoded as a message.
-    private var group = ProtobufEncoder()
+    private var group = ProtobufWriter()
 
     var isEmpty: Bool { count == 0 }
 
@@ -36,7 +38,7 @@ struct PBFBlockEncoder {
         lons.removeAll(keepingCapacity: true)
         keysVals.removeAll(keepingCapacity: true)
         anyNodeTags = false
-        group = ProtobufEncoder()
+        group = ProtobufWriter()
     }
 
     private mutating func index(_ string: String) -> UInt64 {
@@ -62,49 +64,49 @@ struct PBFBlockEncoder {
 
     /// Way { id = 1; keys = 2; vals = 3; refs = 8 (delta) }.
     mutating func addWay(id: Int64, refs: [Int64], tags: PBFTags) {
-        var way = ProtobufEncoder(capacity: 16 + refs.count * 3)
-        way.int(1, id)
-        way.packed(2, tags.map { index($0.key) })
-        way.packed(3, tags.map { index($0.value) })
-        way.packedDelta(8, refs)
+        var way = ProtobufWriter(capacity: 16 + refs.count * 3)
+        way.intField(1, id)
+        way.packedUInt64(2, tags.map { index($0.key) })
+        way.packedUInt64(3, tags.map { index($0.value) })
+        way.packedDeltaSInt64(8, refs)
         group.message(3, way)
         count += 1
     }
 
     /// Relation { id = 1; keys = 2; vals = 3; roles_sid = 8; memids = 9 (delta); types = 10 }.
     mutating func addRelation(id: Int64, members: [PBFMember], tags: PBFTags) {
-        var relation = ProtobufEncoder()
-        relation.int(1, id)
-        relation.packed(2, tags.map { index($0.key) })
-        relation.packed(3, tags.map { index($0.value) })
-        relation.packed(8, members.map { index($0.role) })
-        relation.packedDelta(9, members.map(\.ref))
-        relation.packed(10, members.map(\.kind.rawValue))
+        var relation = ProtobufWriter()
+        relation.intField(1, id)
+        relation.packedUInt64(2, tags.map { index($0.key) })
+        relation.packedUInt64(3, tags.map { index($0.value) })
+        relation.packedUInt64(8, members.map { index($0.role) })
+        relation.packedDeltaSInt64(9, members.map(\.ref))
+        relation.packedUInt64(10, members.map(\.kind.rawValue))
         group.message(4, relation)
         count += 1
     }
 
     /// The PrimitiveBlock's bytes.
     func encoded() -> [UInt8] {
-        var table = ProtobufEncoder()
-        for string in strings { table.string(1, string) }
-        var block = ProtobufEncoder(capacity: table.bytes.count + group.bytes.count + ids.count * 8 + 64)
+        var table = ProtobufWriter()
+        for string in strings { table.stringField(1, string) }
+        var block = ProtobufWriter(capacity: table.bytes.count + group.bytes.count + ids.count * 8 + 64)
         block.message(1, table)
         switch kind {
         case .nodes:
             // DenseNodes { id = 1; lat = 8; lon = 9 (delta); keys_vals = 10 (empty when no node has tags) }.
-            var dense = ProtobufEncoder(capacity: ids.count * 8)
-            dense.packedDelta(1, ids)
-            dense.packedDelta(8, lats)
-            dense.packedDelta(9, lons)
-            if anyNodeTags { dense.packed(10, keysVals) }
-            var nodeGroup = ProtobufEncoder()
+            var dense = ProtobufWriter(capacity: ids.count * 8)
+            dense.packedDeltaSInt64(1, ids)
+            dense.packedDeltaSInt64(8, lats)
+            dense.packedDeltaSInt64(9, lons)
+            if anyNodeTags { dense.packedUInt64(10, keysVals) }
+            var nodeGroup = ProtobufWriter()
             nodeGroup.message(2, dense)
             block.message(2, nodeGroup)
         case .ways, .relations:
             block.message(2, group)
         }
-        block.int(17, 100)
+        block.intField(17, 100)
         return block.bytes
     }
 }

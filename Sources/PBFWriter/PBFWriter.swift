@@ -1,4 +1,6 @@
 import Foundation
+import Protobuf
+import Zlib
 
 /// Writes an OpenStreetMap PBF file as Osmosis does: an `OSMHeader` blob (bbox, required
 /// features OsmSchema-V0.6 and DenseNodes, optional Sort.Type_then_ID), then `OSMData` blobs of
@@ -37,21 +39,21 @@ public final class PBFWriter {
         block.reset(kind: .nodes)
 
         // HeaderBlock { bbox = 1; required_features = 4; optional_features = 5; writingprogram = 16; source = 17 }.
-        var header = ProtobufEncoder()
+        var header = ProtobufWriter()
         if let bounds {
             // HeaderBBox { left = 1; right = 2; top = 3; bottom = 4 }, sint64 nanodegrees.
-            var bbox = ProtobufEncoder()
-            bbox.sint(1, bounds.minLonE7 * 100)
-            bbox.sint(2, bounds.maxLonE7 * 100)
-            bbox.sint(3, bounds.maxLatE7 * 100)
-            bbox.sint(4, bounds.minLatE7 * 100)
+            var bbox = ProtobufWriter()
+            bbox.sintField(1, bounds.minLonE7 * 100)
+            bbox.sintField(2, bounds.maxLonE7 * 100)
+            bbox.sintField(3, bounds.maxLatE7 * 100)
+            bbox.sintField(4, bounds.minLatE7 * 100)
             header.message(1, bbox)
         }
-        header.string(4, "OsmSchema-V0.6")
-        header.string(4, "DenseNodes")
-        header.string(5, "Sort.Type_then_ID")
-        header.string(16, writingProgram)
-        if let source { header.string(17, source) }
+        header.stringField(4, "OsmSchema-V0.6")
+        header.stringField(4, "DenseNodes")
+        header.stringField(5, "Sort.Type_then_ID")
+        header.stringField(16, writingProgram)
+        if let source { header.stringField(17, source) }
         try writeBlob(type: "OSMHeader", payload: header.bytes)
     }
 
@@ -122,15 +124,13 @@ public final class PBFWriter {
 
     /// (4-byte big-endian BlobHeader length, BlobHeader { type = 1; datasize = 3 }, Blob { raw_size = 2; zlib_data = 3 }).
     private func writeBlob(type: String, payload: [UInt8]) throws(PBFWriteError) {
-        guard let compressed = ZlibDeflate.deflate(payload) else {
-            throw PBFWriteError(path: path, reason: "zlib could not compress a \(payload.count)-byte block")
-        }
-        var blob = ProtobufEncoder(capacity: compressed.count + 16)
-        blob.int(2, Int64(payload.count))
-        blob.bytes(3, compressed)
-        var header = ProtobufEncoder()
-        header.string(1, type)
-        header.int(3, Int64(blob.bytes.count))
+        let compressed = Deflate.compress(payload)
+        var blob = ProtobufWriter(capacity: compressed.count + 16)
+        blob.intField(2, Int64(payload.count))
+        blob.bytesField(3, compressed)
+        var header = ProtobufWriter()
+        header.stringField(1, type)
+        header.intField(3, Int64(blob.bytes.count))
         let length = UInt32(header.bytes.count)
         let prefix: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
         try write(prefix)

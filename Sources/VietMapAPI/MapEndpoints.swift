@@ -5,6 +5,7 @@ import MapGlyphs
 import MapTiles
 import VietMapWire
 import VietMapWireHTTP
+import Zlib
 
 /// The one entry point of the map endpoints (`APIFamily.map`: styles, TileJSON, vector and raster tiles, glyphs,
 /// sprites), after the front door's checks (method, query, key where required).
@@ -109,7 +110,7 @@ struct MapEndpoints: Sendable {
             let tile = built.tiles.tile(id)
             var hash = FNV1a()
             hash.add(bytes: tile.data)
-            let body = tile.isEmpty ? Data() : gzip ? Gzip.compress(tile.data) : tile.data
+            let body = tile.isEmpty ? Data() : gzip ? Deflate.compressedData(tile.data, format: .gzip) : tile.data
             return MapResourceCache.Entry(body: body, entityTag: gzip ? String(hash.entityTag.dropLast()) + "-gz\"" : hash.entityTag)
         }
         if entry.body.isEmpty {

@@ -1,4 +1,4 @@
-import CZlib
+import Zlib
 import Foundation
 
 /// `embed-resources OUTPUT.swift FOLDER`: the build tool of the `EmbedResources` plugin. Packs
@@ -46,14 +46,7 @@ func packed() -> (pack: [UInt8], hash: UInt64) {
 }
 
 func deflated(_ pack: [UInt8]) -> [UInt8] {
-    var compressedSize = compressBound(uLong(pack.count))
-    var compressed = [UInt8](repeating: 0, count: Int(compressedSize))
-    let status = compress2(&compressed, &compressedSize, pack, uLong(pack.count), 9)
-    guard status == Z_OK else {
-        FileHandle.standardError.write(Data("embed-resources: zlib error \(status)\n".utf8))
-        exit(1)
-    }
-    return Array(compressed.prefix(Int(compressedSize)))
+    Deflate.compress(pack, level: 9)
 }
 
 /// What the output was made from, without reading a byte of it: every file's path, size and

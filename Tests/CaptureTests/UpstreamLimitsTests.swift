@@ -1,6 +1,6 @@
 import Capture
-import CZlib
 import Foundation
+import Zlib
 import HTTPServer
 import VietMapClient
 import XCTest
@@ -147,23 +147,6 @@ extension CaptureTests {
 
     /// `data` as one gzip member.
     static func gzip(_ data: Data) throws -> Data {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw POSIXError(.EINVAL)
-        }
-        defer { deflateEnd(&stream) }
-        var input = [UInt8](data)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 64)
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { throw POSIXError(.EINVAL) }
-        return Data(output.prefix(Int(stream.total_out)))
+        Deflate.compressedData(data, format: .gzip, level: 9)
     }
 }

@@ -1,5 +1,5 @@
-import CZlib
 import Foundation
+import Zlib
 import HTTPServer
 import JSON
 import Scenarios
@@ -70,25 +70,9 @@ struct HARWriter {
     }
 }
 
-/// gzip (RFC 1952) compression through zlib, for compressed HAR bodies.
+/// gzip (RFC 1952) compression at the best level, for compressed HAR bodies.
 func gzip(_ data: Data) -> Data {
-    var stream = z_stream()
-    precondition(deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                               Int32(MemoryLayout<z_stream>.size)) == Z_OK)
-    defer { deflateEnd(&stream) }
-    var input = [UInt8](data)
-    var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
-    let produced: Int = input.withUnsafeMutableBufferPointer { source in
-        output.withUnsafeMutableBufferPointer { destination in
-            stream.next_in = source.baseAddress
-            stream.avail_in = uInt(source.count)
-            stream.next_out = destination.baseAddress
-            stream.avail_out = uInt(destination.count)
-            precondition(deflate(&stream, Z_FINISH) == Z_STREAM_END)
-            return destination.count - Int(stream.avail_out)
-        }
-    }
-    return Data(output.prefix(produced))
+    Deflate.compressedData(data, format: .gzip, level: 9)
 }
 
 /// The simulated API over the shared test dataset.

@@ -1,3 +1,5 @@
+import Zlib
+
 /// One blob of a PBF file, inflated. `data` is valid until the stream's next `next()`.
 struct PBFBlob {
     /// The BlobHeader type: "OSMHeader", "OSMData", or an unknown type to skip.
@@ -148,7 +150,7 @@ struct PBFBlobStream {
             }
             inflatedBytes += Int(rawSize)
             let destination = inflated.bytes(Int(rawSize))
-            if let failure = ZlibInflate.inflate(zlib, into: destination) { throw malformed(failure) }
+            if let failure = Self.inflate(zlib, into: destination) { throw malformed(failure) }
             return UnsafeRawBufferPointer(destination)
         }
         if let otherCompression {
@@ -166,5 +168,25 @@ struct PBFBlobStream {
         if bytes < 1024 { return "\(bytes) B" }
         if bytes < 1024 * 1024 { return tenths(1024) + " KiB" }
         return tenths(1024 * 1024) + " MiB"
+    }
+}
+
+extension PBFBlobStream {
+    /// Inflates a blob's `zlib_data` into `destination`, which must come out exactly full
+    /// (`raw_size`); returns a description of the failure otherwise.
+    static func inflate(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer) -> String? {
+        do throws(InflateError) {
+            let produced = try Inflate.decompress(source, format: .zlib, into: destination)
+            guard produced == destination.count else {
+                return "zlib data inflates to \(produced) bytes, raw_size says \(destination.count)"
+            }
+            return nil
+        } catch {
+            switch error {
+            case .tooLarge: return "zlib data inflates to more than raw_size (\(destination.count)) bytes"
+            case .truncated: return "zlib data is truncated"
+            case .corrupt(let reason): return "corrupt zlib data (\(reason))"
+            }
+        }
     }
 }
