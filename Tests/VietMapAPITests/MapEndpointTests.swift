@@ -4,6 +4,7 @@ import MapTiles
 import SimTesting
 import VietMapAPI
 import XCTest
+import Zlib
 
 /// The map endpoints as a map SDK sees them, over real HTTP against the shared simulator: styles of every URL
 /// generation with absolute inner URLs from the request's `Host`, keys, vector tiles read with `VectorTileReader`
@@ -127,7 +128,7 @@ final class MapEndpointTests: XCTestCase {
         XCTAssertEqual(zipped.status, 200)
         XCTAssertEqual(zipped.header("Content-Encoding"), "gzip")
         XCTAssertEqual(Array(zipped.body.prefix(2)), [0x1F, 0x8B])
-        XCTAssertEqual(try Gzip.decompress(zipped.body), plain.body)
+        XCTAssertEqual(try Inflate.decompress(zipped.body, format: .gzip, limit: 64 << 20), plain.body)
         XCTAssertLessThan(zipped.body.count, plain.body.count)
         for (response, headers) in [(plain, [String: String]()), (zipped, ["Accept-Encoding": "gzip"])] {
             let tag = try XCTUnwrap(response.header("ETag"))
