@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 BIN, DB, WORK, DURATION = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 KEY = "bench"
-CITY = ((10.72, 10.86), (106.60, 106.78))  # most of HCMC (lat, lon)
+CITY = ((10.60, 10.98), (106.52, 106.90))  # the city and its nearer suburbs (lat, lon): ~300 tiles at z14
 DISTRICT1 = (10.7769, 106.7008)
 ZOOMS = (10, 12, 14)
 RASTER_ZOOMS = (14, 15, 16)
@@ -292,6 +292,9 @@ http {{
     nginx = subprocess.Popen(["nginx", "-c", f"{WORK}/maps-nginx.conf"])
     PROCS.append(nginx)
     time.sleep(0.5)
+    check = Client(nginx_port).get(nginx_paths[0])
+    if check[0] != 200 or check[1].getheader("Content-Encoding") != "gzip":
+        sys.exit(f"nginx answers {check[0]} for {nginx_paths[0]}: {open(f'{WORK}/maps-nginx-error.log').read()[-500:]}")
     url_script(f"{WORK}/maps-sim.lua", sim_paths)
     url_script(f"{WORK}/maps-nginx.lua", nginx_paths)
     print(f"== cached tile throughput (wrk -t2 -c32 -d{DURATION}s, {len(sim_paths)} tile URLs cycled, gzip bodies "
