@@ -109,8 +109,11 @@ struct MapEndpoints: Sendable {
         let entry = cache.entry(key) {
             let tile = built.tiles.tile(id)
             var hash = FNV1a()
-            hash.add(bytes: tile.data)
-            let body = tile.isEmpty ? Data() : gzip ? Deflate.compressedData(tile.data, format: .gzip) : tile.data
+            // Through a buffer pointer: `Data`'s own iterator costs ~7% of an uncached tile.
+            tile.data.withUnsafeBytes { hash.add(bytes: $0) }
+            // Level 1: the fastest; ~6% larger than level 6 on the city's tiles, and ~2–3× faster (the level-6
+            // deflate was half of an uncached z14 tile's time: Scripts/bench --maps).
+            let body = tile.isEmpty ? Data() : gzip ? Deflate.compressedData(tile.data, format: .gzip, level: 1) : tile.data
             return MapResourceCache.Entry(body: body, entityTag: gzip ? String(hash.entityTag.dropLast()) + "-gz\"" : hash.entityTag)
         }
         if entry.body.isEmpty {
