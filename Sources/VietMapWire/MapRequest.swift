@@ -105,15 +105,6 @@ public enum MapRequest: Sendable, Equatable {
             self.range = range
             self.firstCodePoint = firstCodePoint
         }
-
-        /// The stack's font names: the segment percent-decoded (a decoded one stays as is), then
-        /// split on commas, each trimmed of spaces; empty names dropped.
-        public var fontNames: [String] {
-            MapPath.percentDecoded(fontStack).split(separator: ",").compactMap { name in
-                guard let first = name.firstIndex(where: { $0 != " " }), let last = name.lastIndex(where: { $0 != " " }) else { return nil }
-                return String(name[first...last])
-            }
-        }
     }
 
     /// A sprite file.

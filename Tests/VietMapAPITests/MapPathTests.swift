@@ -3,6 +3,7 @@ import JSON
 import VietMapAPI
 import VietMapWire
 import VietMapWireHTTP
+import MapGlyphs
 import XCTest
 
 /// The map endpoints in the wire home: every URL generation of map-screens §2 read into its
@@ -67,18 +68,18 @@ final class MapPathTests: XCTestCase {
         XCTAssertEqual(parsed("/api/tf/10/815/481@2x.png"), .rasterTile(.init(layer: .traffic, tile: tile(10, 815, 481), scale: 2)))
     }
 
-    func testGlyphsKeepTheStackRawForTheGlyphLayer() {
-        // G1 with MapLibre's lower-case `%2c` between two fonts: kept as sent, split by `fontNames`.
+    func testGlyphsKeepTheStackRawForTheGlyphLayer() throws {
+        // G1 with MapLibre's lower-case `%2c` between two fonts: kept as sent, split by MapGlyphs' `FontStack`.
         guard case .glyphs(let two)? = parsed("/mt/fonts/Roboto%20Regular%2cRoboto%20Medium/7680-7935.pbf") else { return XCTFail("no glyphs") }
         XCTAssertEqual(two.fontStack, "Roboto%20Regular%2cRoboto%20Medium")
         XCTAssertEqual(two.range, "7680-7935")
         XCTAssertEqual(two.firstCodePoint, 7680)
-        XCTAssertEqual(two.fontNames, ["Roboto Regular", "Roboto Medium"])
+        XCTAssertEqual(try FontStack(pathSegment: two.fontStack).fonts, ["Roboto Regular", "Roboto Medium"])
         // HTTPRequest.path arrives decoded: the same names.
         let decodedPath = HTTPRequest(method: "GET", target: "/mt/fonts/Roboto%20Regular%2cRoboto%20Medium/0-255.pbf").path
         guard case .glyphs(let decoded)? = parsed(decodedPath) else { return XCTFail("no glyphs") }
         XCTAssertEqual(decoded.fontStack, "Roboto Regular,Roboto Medium")
-        XCTAssertEqual(decoded.fontNames, ["Roboto Regular", "Roboto Medium"])
+        XCTAssertEqual(try FontStack(pathSegment: decoded.fontStack).fonts, ["Roboto Regular", "Roboto Medium"])
         // G2 and G3.
         XCTAssertEqual(parsed("/maps/fonts/Roboto%20Medium/256-511.pbf"),
                        .glyphs(.init(fontStack: "Roboto%20Medium", range: "256-511", firstCodePoint: 256)))
