@@ -24,15 +24,15 @@ public enum MapRasterPaint {
 
     static func paint(_ palette: MapPalette) -> RasterPaint {
         var rules: [RasterRule] = [
-            RasterRule(sourceLayer: VietMapTileSchema.hydro, minZoom: 7, drawing: .fill(RasterFill(color: color(palette.water)))),
+            RasterRule(sourceLayer: VietMapTileSchema.hydro, minZoom: 7, drawing: .fill(RasterFill(color: palette.water))),
             RasterRule(sourceLayer: VietMapTileSchema.footPrint, filter: .oneOf(key: "catid", values: [.int(4), .int(5), .int(8), .int(14), .int(13)]),
-                       minZoom: 12, drawing: .fill(RasterFill(color: color(palette.park)))),
+                       minZoom: 12, drawing: .fill(RasterFill(color: palette.park))),
             RasterRule(sourceLayer: VietMapTileSchema.hydroCenterline, minZoom: 10,
-                       drawing: .line(RasterLine(color: color(palette.water), width: shifted([(10, 1), (14, 2), (18, 4)])))),
+                       drawing: .line(RasterLine(color: palette.water, width: shifted([(10, 1), (14, 2), (18, 4)])))),
             RasterRule(sourceLayer: VietMapTileSchema.building, minZoom: 15,
-                       drawing: .fill(RasterFill(color: color(palette.building), outline: color(palette.buildingOutline)))),
+                       drawing: .fill(RasterFill(color: palette.building, outline: palette.buildingOutline))),
             RasterRule(sourceLayer: VietMapTileSchema.ferry, minZoom: 10,
-                       drawing: .line(RasterLine(color: color(palette.ferry), width: shifted([(9, 1), (14, 2), (18, 3)]), dash: [4, 4]))),
+                       drawing: .line(RasterLine(color: palette.ferry, width: shifted([(9, 1), (14, 2), (18, 3)]), dash: [4, 4]))),
         ]
         for group in MapStyleDocument.roadGroups {
             let classes = Set(group.classes.map { MapValue.int(Int64($0)) })
@@ -40,33 +40,29 @@ public enum MapRasterPaint {
             let casingWidths = shifted(group.widths.map { ($0.0, $0.1 + 1.5) })
             rules.append(RasterRule(sourceLayer: VietMapTileSchema.network, filter: .oneOf(key: "roadclass", values: classes),
                                     minZoom: group.minZoom + 1,
-                                    drawing: .line(RasterLine(color: color(palette.fill(roadClass: group.classes[0])), width: widths,
-                                                              casing: RasterCasing(color: color(palette.casing(roadClass: group.classes[0])),
+                                    drawing: .line(RasterLine(color: palette.fill(roadClass: group.classes[0]), width: widths,
+                                                              casing: RasterCasing(color: palette.casing(roadClass: group.classes[0]),
                                                                                    width: casingWidths)))))
         }
         rules += [
             RasterRule(sourceLayer: VietMapTileSchema.networkName, minZoom: 15,
-                       drawing: .label(RasterLabel(textKey: "name", size: 11, color: color(palette.roadLabel), halo: color(palette.roadLabelHalo)))),
+                       drawing: .label(RasterLabel(textKey: "name", size: 11, color: palette.roadLabel, halo: palette.roadLabelHalo))),
             RasterRule(sourceLayer: VietMapTileSchema.point, minZoom: 16,
-                       drawing: .circle(RasterCircle(radius: .constant(3.5), fill: color(palette.poiText), stroke: color(palette.poiHalo)))),
+                       drawing: .circle(RasterCircle(radius: .constant(3.5), fill: palette.poiText, stroke: palette.poiHalo))),
             RasterRule(sourceLayer: VietMapTileSchema.point, minZoom: 17,
-                       drawing: .label(RasterLabel(textKey: "shortname", size: 10, color: color(palette.poiText), halo: color(palette.poiHalo),
+                       drawing: .label(RasterLabel(textKey: "shortname", size: 10, color: palette.poiText, halo: palette.poiHalo,
                                                    offsetY: 10))),
             RasterRule(sourceLayer: VietMapTileSchema.adminPoint, filter: .oneOf(key: "class", values: [.int(1), .int(2)]), minZoom: 5, maxZoom: 12,
-                       drawing: .label(RasterLabel(textKey: "name", size: 13, color: color(palette.adminLabel), halo: color(palette.adminLabelHalo),
+                       drawing: .label(RasterLabel(textKey: "name", size: 13, color: palette.adminLabel, halo: palette.adminLabelHalo,
                                                    bold: true))),
             RasterRule(sourceLayer: VietMapTileSchema.adminPoint, filter: .oneOf(key: "class", values: [.int(4)]), minZoom: 14, maxZoom: 17,
-                       drawing: .label(RasterLabel(textKey: "name", size: 11, color: color(palette.adminLabel), halo: color(palette.adminLabelHalo)))),
+                       drawing: .label(RasterLabel(textKey: "name", size: 11, color: palette.adminLabel, halo: palette.adminLabelHalo))),
         ]
-        return RasterPaint(background: color(palette.background), rules: rules)
+        return RasterPaint(background: palette.background, rules: rules)
     }
 
     /// Vector-style stops (zoom, px) moved one zoom deeper for 256-px tiles.
     private static func shifted(_ stops: [(Double, Double)]) -> ZoomFunction {
         ZoomFunction(stops: stops.map { ZoomFunction.Stop($0.0 + 1, $0.1) }, base: 1.2)
-    }
-
-    private static func color(_ c: MapColor) -> RGBAColor {
-        RGBAColor(red: c.red, green: c.green, blue: c.blue, alpha: UInt8((min(max(c.alpha, 0), 1) * 255).rounded()))
     }
 }

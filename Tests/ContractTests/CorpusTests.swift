@@ -32,7 +32,8 @@ final class CorpusTests: XCTestCase {
                                                     "path", "place-detail", "route-error", "route-response", "search-item", "search-variant",
                                                     "search-item-v3", "search-v3-response", "reverse-item", "reverse-response",
                                                     "reverse-item-v3", "reverse-v3-response", "matrix-response", "matrix-error",
-                                                    "migrate-address-response", "directions-response", "directions-error"])
+                                                    "migrate-address-response", "directions-response", "directions-error",
+                                                    "map-style", "tilejson", "sprite-index"])
         XCTAssertEqual(contracts.response(.routeV1, status: 200)?.schemaStem, "route-response")
         XCTAssertEqual(contracts.response(.tspV3, status: 400)?.schemaStem, "route-error")
         XCTAssertEqual(contracts.response(.matrix, status: 401)?.schemaStem, "matrix-error")

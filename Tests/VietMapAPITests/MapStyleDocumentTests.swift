@@ -140,8 +140,8 @@ final class MapStyleDocumentTests: XCTestCase {
             XCTAssertEqual(palette.roadFill.count, 9)
             XCTAssertEqual(palette.roadCasing.count, 9)
         }
-        XCTAssertEqual(MapColor(hex: 0x1D2330).css, "#1d2330")
-        XCTAssertEqual(MapColor(hex: 0xFFFFFF, alpha: 0.8).css, "rgba(255, 255, 255, 0.8)")
+        XCTAssertEqual(RGBAColor(rgb: 0x1D2330).css, "#1d2330")
+        XCTAssertEqual(RGBAColor(rgb: 0xFFFFFF, alpha: 204).css, "rgba(255, 255, 255, 0.8)")
     }
 
     func testStyleParsesBackWithTheProjectsParser() throws {
