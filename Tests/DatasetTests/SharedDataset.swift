@@ -47,6 +47,21 @@ enum SharedDataset {
 
     static func get() throws -> Built { try built.get() }
 
+    /// The smallest complete input set: the 2025 units and their centroids (34 provinces and
+    /// 3321 wards, builds in about a second), for tests of the cache that need no road graph.
+    static var unitInputs: [URL] {
+        DefaultData.inputFiles.filter { ["units_2025.json", "units_2025_centroids_bbox.csv"].contains($0.lastPathComponent) }
+    }
+
+    /// A small input set for tests of the cache's behaviour (builds, reuse, fingerprints,
+    /// rebuilds) rather than of the default dataset's content: Hanoi's Hoàn Kiếm (OSM extract and
+    /// place CSVs) and every admin unit file, so a build takes a fraction of the default one's time.
+    static var smallInputs: [URL] {
+        let small = DefaultData.inputFiles.filter { $0.lastPathComponent.hasPrefix("hanoi_hoankiem_") }
+        precondition(!small.isEmpty, "the embedded data has no Hoàn Kiếm files")
+        return DefaultData.adminFiles + small
+    }
+
     static func open() throws -> Database { try Database(path: get().url.path, mode: .readOnly) }
 }
 
