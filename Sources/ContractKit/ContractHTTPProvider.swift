@@ -14,12 +14,20 @@ package struct ContractHTTPProvider: VietMapProvider {
     package let apiKey: String?
     private let keyed: HTTPVietMapProvider
     private let keyless: HTTPVietMapProvider
+    private let timeout: TimeInterval
+    private let virtualDelays: Bool
 
-    /// - Parameter paceMilliseconds: asks a simulator for paced scenario time (`X-VietMap-Sim-Pace`).
-    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil) {
+    /// - Parameters:
+    ///   - paceMilliseconds: asks a simulator for paced scenario time (`X-VietMap-Sim-Pace`).
+    ///   - virtualDelays: asks a simulator to send scenario-delayed answers at once, naming the
+    ///     delay (`X-VietMap-Sim-Virtual-Delay`); an answer delayed by `timeout` or more is then
+    ///     a timeout here, as it would have been after waiting.
+    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil, virtualDelays: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
-        let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds)
+        self.timeout = timeout
+        self.virtualDelays = virtualDelays
+        let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds, virtualDelays: virtualDelays)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)
     }
@@ -29,8 +37,8 @@ package struct ContractHTTPProvider: VietMapProvider {
     /// here once in ten example runs), so the suite's many providers share a few sessions.
     private static let sessions = SessionCache()
 
-    static func session(timeout: TimeInterval, paceMilliseconds: Int?) -> URLSession {
-        sessions.session(key: "\(timeout)|\(paceMilliseconds ?? 0)") {
+    static func session(timeout: TimeInterval, paceMilliseconds: Int?, virtualDelays: Bool = false) -> URLSession {
+        sessions.session(key: "\(timeout)|\(paceMilliseconds ?? 0)|\(virtualDelays)") {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout * 2
@@ -40,6 +48,7 @@ package struct ContractHTTPProvider: VietMapProvider {
             // draw of a seeded scenario — runs would stop being reproducible.
             var headers = ["Connection": "close"]
             if let paceMilliseconds { headers["X-VietMap-Sim-Pace"] = String(paceMilliseconds) }
+            if virtualDelays { headers[virtualDelayHeader] = "1" }
             configuration.httpAdditionalHeaders = headers
             return URLSession(configuration: configuration)
         }
@@ -53,8 +62,19 @@ package struct ContractHTTPProvider: VietMapProvider {
     package func url(for request: VMRequest) -> URL? { try? provider(for: request).url(for: request) }
 
     package func send(_ request: VMRequest) async throws -> VMRawResponse {
-        try await provider(for: request).send(request)
+        let response = try await provider(for: request).send(request)
+        if virtualDelays, let delay = response.headers[Self.virtualDelayHeader.lowercased()].flatMap(Double.init),
+           delay >= timeout * 1000 {
+            throw VMClientError.transport(Self.timedOut)
+        }
+        return response
     }
+
+    /// `X-VietMap-Sim-Virtual-Delay` (ScenarioEngine): asked for with `1`, answered with the delay in ms.
+    static let virtualDelayHeader = "X-VietMap-Sim-Virtual-Delay"
+
+    /// What URLSession throws when a request outlives its timeout.
+    static let timedOut = URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "The request timed out."])
 }
 
 /// The shared sessions of `ContractHTTPProvider`, by key.

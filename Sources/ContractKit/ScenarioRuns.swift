@@ -39,7 +39,7 @@ extension ContractSuite {
                 next += 1
                 group.addTask {
                     let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout,
-                                                        paceMilliseconds: Self.scenarioPaceMilliseconds)
+                                                        paceMilliseconds: Self.scenarioPaceMilliseconds, virtualDelays: true)
                     let started = Date()
                     let context = self.context(models: models, app: app, scenario: name, runner: runner)
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())

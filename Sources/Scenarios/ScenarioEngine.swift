@@ -395,10 +395,17 @@ public final class ScenarioEngine: @unchecked Sendable {
             let decision = state.decide(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint),
                                         apiKey: selection.stateKey, now: now)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
+            let virtualDelay = Self.asksForVirtualDelay(request)
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
                 let remark = [decision.note, note].compactMap { $0 }.joined(separator: "; ")
-                finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
+                guard virtualDelay else {
+                    finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
+                    return
+                }
+                var response = response
+                response.headers.set(Self.virtualDelayHeader, String(decision.delayMilliseconds))
+                finish(response, delay: 0, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
             }
         }
     }
@@ -445,6 +452,17 @@ public final class ScenarioEngine: @unchecked Sendable {
         guard let text = request.headers[paceHeader], let value = Int(text.trimmingCharacters(in: .whitespaces)),
               (1...60_000).contains(value) else { return nil }
         return value
+    }
+
+    /// `X-VietMap-Sim-Virtual-Delay: 1` — the client asks for scenario delays in scenario time
+    /// only: a delayed answer is sent at once, carrying the delay it would have waited in the same
+    /// header of the response (`X-VietMap-Sim-Virtual-Delay: MS`, `0` without a delay); the client
+    /// judges it against its own timeout. The contract runner sends it with `X-VietMap-Sim-Pace`,
+    /// so a scenario run takes no real waiting. Dribbled bodies and transport faults are unchanged.
+    static let virtualDelayHeader = "X-VietMap-Sim-Virtual-Delay"
+
+    static func asksForVirtualDelay(_ request: HTTPRequest) -> Bool {
+        request.headers[virtualDelayHeader]?.trimmingCharacters(in: .whitespaces) == "1"
     }
 
     /// Longest path or parameter value the journal keeps (characters).
