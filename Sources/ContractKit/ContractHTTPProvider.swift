@@ -16,18 +16,25 @@ package struct ContractHTTPProvider: VietMapProvider {
     private let keyless: HTTPVietMapProvider
     private let timeout: TimeInterval
     private let virtualDelays: Bool
+    private let plainAnswers: PlainAnswers?
 
     /// - Parameters:
     ///   - paceMilliseconds: asks a simulator for paced scenario time (`X-VietMap-Sim-Pace`).
     ///   - virtualDelays: asks a simulator to send scenario-delayed answers at once, naming the
     ///     delay (`X-VietMap-Sim-Virtual-Delay`); an answer delayed by `timeout` or more is then
     ///     a timeout here, as it would have been after waiting.
-    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil, virtualDelays: Bool = false) {
+    ///   - plainAnswers: with `virtualDelays`, asks a simulator not to compute answers its scenario
+    ///     leaves alone (`X-VietMap-Sim-Untouched`): they come from here, the same request's answer
+    ///     without scenario.
+    package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil, virtualDelays: Bool = false,
+                 plainAnswers: PlainAnswers? = nil) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.timeout = timeout
         self.virtualDelays = virtualDelays
-        let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds, virtualDelays: virtualDelays)
+        self.plainAnswers = virtualDelays ? plainAnswers : nil
+        let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds, virtualDelays: virtualDelays,
+                                   skipUntouched: self.plainAnswers != nil)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)
     }
@@ -37,8 +44,8 @@ package struct ContractHTTPProvider: VietMapProvider {
     /// here once in ten example runs), so the suite's many providers share a few sessions.
     private static let sessions = SessionCache()
 
-    static func session(timeout: TimeInterval, paceMilliseconds: Int?, virtualDelays: Bool = false) -> URLSession {
-        sessions.session(key: "\(timeout)|\(paceMilliseconds ?? 0)|\(virtualDelays)") {
+    static func session(timeout: TimeInterval, paceMilliseconds: Int?, virtualDelays: Bool = false, skipUntouched: Bool = false) -> URLSession {
+        sessions.session(key: "\(timeout)|\(paceMilliseconds ?? 0)|\(virtualDelays)|\(skipUntouched)") {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout * 2
@@ -49,6 +56,7 @@ package struct ContractHTTPProvider: VietMapProvider {
             var headers = ["Connection": "close"]
             if let paceMilliseconds { headers["X-VietMap-Sim-Pace"] = String(paceMilliseconds) }
             if virtualDelays { headers[virtualDelayHeader] = "1" }
+            if skipUntouched { headers[untouchedHeader] = "1" }
             configuration.httpAdditionalHeaders = headers
             return URLSession(configuration: configuration)
         }
@@ -67,8 +75,15 @@ package struct ContractHTTPProvider: VietMapProvider {
            delay >= timeout * 1000 {
             throw VMClientError.transport(Self.timedOut)
         }
+        if let plainAnswers, response.status == 204, response.headers[Self.untouchedHeader.lowercased()] == "1" {
+            return try await plainAnswers.answer(to: request)
+        }
         return response
     }
+
+    /// `X-VietMap-Sim-Untouched` (ScenarioEngine): asked for with `1`; a `204` with `1`: the
+    /// scenario left the answer alone and it was not computed.
+    static let untouchedHeader = "X-VietMap-Sim-Untouched"
 
     /// `X-VietMap-Sim-Virtual-Delay` (ScenarioEngine): asked for with `1`, answered with the delay in ms.
     static let virtualDelayHeader = "X-VietMap-Sim-Virtual-Delay"
@@ -90,5 +105,27 @@ final class SessionCache: @unchecked Sendable {
             sessions[key] = session
             return session
         }
+    }
+}
+
+/// The answers of a simulator without scenario, each request sent once (`ContractHTTPProvider`'s
+/// `plainAnswers`): the scenario runs of one suite share it, so a query whose answer no scenario
+/// changes is computed once, not once per scenario. Answers without scenario are the same for the
+/// same request (the simulator's data is fixed); errors are not kept.
+package final class PlainAnswers: @unchecked Sendable {
+    // @unchecked: `answers` under `lock`.
+    private let provider: ContractHTTPProvider
+    private let lock = NSLock()
+    private var answers: [VMRequest: VMRawResponse] = [:]
+
+    package init(provider: ContractHTTPProvider) {
+        self.provider = provider
+    }
+
+    func answer(to request: VMRequest) async throws -> VMRawResponse {
+        if let known = lock.withLock({ answers[request] }) { return known }
+        let answer = try await provider.send(request)
+        lock.withLock { answers[request] = answer }
+        return answer
     }
 }

@@ -31,6 +31,7 @@ extension ContractSuite {
         let limit = max(1, options.scenarioConcurrency)
         let runner = appCodeRunner(app)
         defer { runner.shutDown() }
+        let plain = PlainAnswers(provider: ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout))
         let reports = await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
             var next = 0
@@ -39,7 +40,8 @@ extension ContractSuite {
                 next += 1
                 group.addTask {
                     let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout,
-                                                        paceMilliseconds: Self.scenarioPaceMilliseconds, virtualDelays: true)
+                                                        paceMilliseconds: Self.scenarioPaceMilliseconds, virtualDelays: true,
+                                                        plainAnswers: plain)
                     let started = Date()
                     let context = self.context(models: models, app: app, scenario: name, runner: runner)
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())

@@ -396,6 +396,14 @@ public final class ScenarioEngine: @unchecked Sendable {
                                         apiKey: selection.stateKey, now: now)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
             let virtualDelay = Self.asksForVirtualDelay(request)
+            if virtualDelay, Self.asksToSkipUntouched(request), decision.quotaRetryAfter == nil, decision.action.leavesAnswerAlone {
+                var response = HTTPResponse(status: 204)
+                response.headers.set(Self.untouchedHeader, "1")
+                response.headers.set(Self.virtualDelayHeader, String(decision.delayMilliseconds))
+                finish(response, delay: 0, sequence: sequence, arrival: arrival, note: "untouched: the answer is the normal one, not computed",
+                       reply: reply)
+                return
+            }
             ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
                 let remark = [decision.note, note].compactMap { $0 }.joined(separator: "; ")
@@ -463,6 +471,19 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     static func asksForVirtualDelay(_ request: HTTPRequest) -> Bool {
         request.headers[virtualDelayHeader]?.trimmingCharacters(in: .whitespaces) == "1"
+    }
+
+    /// `X-VietMap-Sim-Untouched: 1` (with `X-VietMap-Sim-Virtual-Delay: 1`) — when the scenario
+    /// leaves a request's answer as it is (no rule applies, or one that only delays it or counts
+    /// it for a quota within its limit), the engine takes its decision as always (counters,
+    /// seeded draws, state) but does not compute the answer: it sends `204` with this header
+    /// (and the virtual delay), and the client uses the same request's answer without scenario.
+    /// The contract runner sends it so the corpus' heavy queries (routes) are computed once,
+    /// not once per scenario.
+    static let untouchedHeader = "X-VietMap-Sim-Untouched"
+
+    static func asksToSkipUntouched(_ request: HTTPRequest) -> Bool {
+        request.headers[untouchedHeader]?.trimmingCharacters(in: .whitespaces) == "1"
     }
 
     /// Longest path or parameter value the journal keeps (characters).
