@@ -274,6 +274,8 @@ public struct ContractSuite: Sendable {
         var timeout: TimeInterval
         /// Where the app's code runs, and its call statistics.
         var runner: AppCodeRunner
+        /// Checks already done in other scenario runs of the suite (nil: check every answer).
+        var checks: CheckMemo? = nil
 
         /// `route: MyApp.VMRouteResponse (the app's)` lines for the report.
         var appModelLines: [String] {

@@ -31,6 +31,7 @@ extension ContractSuite {
         let limit = max(1, options.scenarioConcurrency)
         let runner = appCodeRunner(app)
         defer { runner.shutDown() }
+        let checks = CheckMemo()
         let plain = PlainAnswers(provider: ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout))
         let reports = await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
@@ -43,7 +44,8 @@ extension ContractSuite {
                                                         paceMilliseconds: Self.scenarioPaceMilliseconds, virtualDelays: true,
                                                         plainAnswers: plain)
                     let started = Date()
-                    let context = self.context(models: models, app: app, scenario: name, runner: runner)
+                    var context = self.context(models: models, app: app, scenario: name, runner: runner)
+                    context.checks = checks
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
                     var report = ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
                                                 models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines)
