@@ -116,16 +116,27 @@ package final class PlainAnswers: @unchecked Sendable {
     // @unchecked: `answers` under `lock`.
     private let provider: ContractHTTPProvider
     private let lock = NSLock()
-    private var answers: [VMRequest: VMRawResponse] = [:]
+    /// Each request's answer, or its sending while it is under way (scenario runs go through the
+    /// corpus in the same order at once: they ask for the same request together).
+    private var answers: [VMRequest: Task<VMRawResponse, any Error>] = [:]
 
     package init(provider: ContractHTTPProvider) {
         self.provider = provider
     }
 
     func answer(to request: VMRequest) async throws -> VMRawResponse {
-        if let known = lock.withLock({ answers[request] }) { return known }
-        let answer = try await provider.send(request)
-        lock.withLock { answers[request] = answer }
-        return answer
+        let provider = self.provider
+        let task = lock.withLock {
+            if let known = answers[request] { return known }
+            let task = Task { try await provider.send(request) }
+            answers[request] = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            lock.withLock { if answers[request] == task { answers[request] = nil } }
+            throw error
+        }
     }
 }

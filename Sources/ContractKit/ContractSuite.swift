@@ -64,7 +64,7 @@ public struct ContractSuite: Sendable {
         public var printsReport: Bool
 
         public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
-                    scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
+                    scenarioConcurrency: Int = 8, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
                     seed: UInt64 = 1, printsReport: Bool = true, appCodeIsolation: AppCodeIsolation = .automatic) {
             self.appCodeIsolation = appCodeIsolation
             self.simulatorAPIKey = simulatorAPIKey

@@ -102,6 +102,8 @@ public final class ScenarioEngine: @unchecked Sendable {
     private let reloading = NSLock()
     private let watcher = Locked<DirectoryWatcher?>(nil)
     private let clock: any ScenarioClock
+    /// Answers reused for clients that accept them (`untouchedHeader`).
+    private let answers = InnerAnswerMemo()
     /// `clock.now` when the engine was made: the origin of the journal's `arrivalMilliseconds`.
     private let started: UInt64
 
@@ -404,7 +406,8 @@ public final class ScenarioEngine: @unchecked Sendable {
                        reply: reply)
                 return
             }
-            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
+            let shaped = virtualDelay && Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
+            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: shaped,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
                 let remark = [decision.note, note].compactMap { $0 }.joined(separator: "; ")
                 guard virtualDelay else {
@@ -478,8 +481,9 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// it for a quota within its limit), the engine takes its decision as always (counters,
     /// seeded draws, state) but does not compute the answer: it sends `204` with this header
     /// (and the virtual delay), and the client uses the same request's answer without scenario.
-    /// The contract runner sends it so the corpus' heavy queries (routes) are computed once,
-    /// not once per scenario.
+    /// Such a client also accepts reused answers: an answer its scenario edits is the edit of
+    /// the same request's answer computed earlier (`InnerAnswerMemo`). The contract runner sends
+    /// it so the corpus' heavy queries (routes) are computed once, not once per scenario.
     static let untouchedHeader = "X-VietMap-Sim-Untouched"
 
     static func asksToSkipUntouched(_ request: HTTPRequest) -> Bool {
