@@ -18,7 +18,10 @@ extension ContractSuite {
     /// state is reset through the admin API before its run; within a run the queries go one after
     /// another in corpus order, each in paced scenario time (50 ms apart for bursts and quotas,
     /// `X-VietMap-Sim-Pace`). The same binary, seed and target give the same findings on every
-    /// run. (A target without the admin API cannot be reset: the run then uses a fresh tag and
+    /// run. No real time is waited: a scenario's delays are virtual (`X-VietMap-Sim-Virtual-Delay`,
+    /// judged against `options.timeout`), an answer a scenario leaves alone is the request's answer
+    /// without scenario (`PlainAnswers`, `X-VietMap-Sim-Untouched`), and an answer already checked
+    /// in another scenario's run is not checked again (`CheckMemo`). (A target without the admin API cannot be reset: the run then uses a fresh tag and
     /// each report's `reproducible` is false.)
     /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
     public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
