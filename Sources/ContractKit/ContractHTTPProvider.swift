@@ -26,15 +26,17 @@ package struct ContractHTTPProvider: VietMapProvider {
     ///   - plainAnswers: with `virtualDelays`, asks a simulator not to compute answers its scenario
     ///     leaves alone (`X-VietMap-Sim-Untouched`): they come from here, the same request's answer
     ///     without scenario.
+    ///   - reusesAnswers: tells a simulator that answers computed for the same request earlier
+    ///     will do (`X-VietMap-Sim-Untouched` without a scenario; implied by `plainAnswers`).
     package init(baseURL: URL, apiKey: String?, timeout: TimeInterval = 15, paceMilliseconds: Int? = nil, virtualDelays: Bool = false,
-                 plainAnswers: PlainAnswers? = nil) {
+                 plainAnswers: PlainAnswers? = nil, reusesAnswers: Bool = false) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.timeout = timeout
         self.virtualDelays = virtualDelays
         self.plainAnswers = virtualDelays ? plainAnswers : nil
         let session = Self.session(timeout: timeout, paceMilliseconds: paceMilliseconds, virtualDelays: virtualDelays,
-                                   skipUntouched: self.plainAnswers != nil)
+                                   skipUntouched: self.plainAnswers != nil || reusesAnswers)
         keyed = HTTPVietMapProvider(baseURL: baseURL, apiKey: apiKey, session: session, timeout: timeout)
         keyless = HTTPVietMapProvider(baseURL: baseURL, apiKey: nil, session: session, timeout: timeout)
     }

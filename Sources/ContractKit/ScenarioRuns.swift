@@ -35,7 +35,8 @@ extension ContractSuite {
         let runner = appCodeRunner(app)
         defer { runner.shutDown() }
         let checks = CheckMemo()
-        let plain = PlainAnswers(provider: ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout))
+        let plain = PlainAnswers(provider: ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout,
+                                                                reusesAnswers: true))
         let reports = await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
             var next = 0

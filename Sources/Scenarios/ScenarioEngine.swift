@@ -103,7 +103,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     private let watcher = Locked<DirectoryWatcher?>(nil)
     private let clock: any ScenarioClock
     /// Answers reused for clients that accept them (`untouchedHeader`).
-    private let answers = InnerAnswerMemo()
+    private let answers: InnerAnswerMemo
     /// `clock.now` when the engine was made: the origin of the journal's `arrivalMilliseconds`.
     private let started: UInt64
 
@@ -114,6 +114,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         adminTokenGenerated = configuration.adminToken == nil && exposed
         adminToken = configuration.adminToken ?? (exposed ? AdminGuard.makeToken() : nil)
         self.clock = configuration.clock
+        self.answers = InnerAnswerMemo(keys: APIKeyPolicy(keys: configuration.apiKeys))
         self.started = configuration.clock.now
         self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
         self.snapshot = Locked(library)
@@ -375,7 +376,8 @@ public final class ScenarioEngine: @unchecked Sendable {
              .refused(_, let forwarded) where request.method == "OPTIONS":
             let endpoint = APIEndpoint(path: forwarded.path)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
-            inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+            let plain = Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
+            plain(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
 
         case .refused(let refusal, let forwarded):
             let endpoint = APIEndpoint(path: forwarded.path)
@@ -482,7 +484,8 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// seeded draws, state) but does not compute the answer: it sends `204` with this header
     /// (and the virtual delay), and the client uses the same request's answer without scenario.
     /// Such a client also accepts reused answers: an answer its scenario edits is the edit of
-    /// the same request's answer computed earlier (`InnerAnswerMemo`). The contract runner sends
+    /// the same request's answer computed earlier (`InnerAnswerMemo`); without a scenario, the
+    /// header alone asks for reuse. The contract runner sends
     /// it so the corpus' heavy queries (routes) are computed once, not once per scenario.
     static let untouchedHeader = "X-VietMap-Sim-Untouched"
 
