@@ -66,6 +66,21 @@ final class VirtualDelayTests: XCTestCase {
         XCTAssertEqual(calls.inner, 0, "no answer was computed")
     }
 
+    func testAnswersWithoutScenarioAreReusedForAcceptedKeysOnly() throws {
+        let engine = try makeEngine(#"{"name": "e", "description": "d", "rules": [{"match": {"endpoint": "place"}, "delay": 1}]}"#, configuration: .init(apiKeys: ["k1", "k2"]))
+        let calls = Calls()
+        let handler = handler(engine, calls)
+        let reuse = ["X-VietMap-Sim-Untouched": "1"]
+        send(handler, route, key: "k1", reuse, calls)
+        send(handler, route, key: "k2", reuse, calls)
+        XCTAssertEqual(calls.inner, 1, "every accepted key gets the same answer")
+        send(handler, route, key: "wrong", reuse, calls)
+        send(handler, route, key: "other", reuse, calls)
+        XCTAssertEqual(calls.inner, 3, "a refused key's answer is its own, never an accepted key's")
+        send(handler, route, key: "k1", [:], calls)
+        XCTAssertEqual(calls.inner, 4, "a client that does not ask gets its own")
+    }
+
     func testAnEditedAnswerIsComputedOnceForClientsThatAcceptReuse() throws {
         let engine = try makeEngine(#"{"name": "e", "description": "d", "rules": [{"match": {"endpoint": "route"}, "respond": {"status": 503}}]}"#)
         let calls = Calls()
