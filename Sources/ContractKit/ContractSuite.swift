@@ -64,7 +64,7 @@ public struct ContractSuite: Sendable {
         public var printsReport: Bool
 
         public init(simulatorAPIKey: String = "contract", timeout: TimeInterval = 15, acceptKnownGaps: Bool = true,
-                    scenarioConcurrency: Int = 4, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
+                    scenarioConcurrency: Int = 8, appCodeTimeout: TimeInterval = 10, runPending: Bool = false,
                     seed: UInt64 = 1, printsReport: Bool = true, appCodeIsolation: AppCodeIsolation = .automatic) {
             self.appCodeIsolation = appCodeIsolation
             self.simulatorAPIKey = simulatorAPIKey
@@ -274,6 +274,8 @@ public struct ContractSuite: Sendable {
         var timeout: TimeInterval
         /// Where the app's code runs, and its call statistics.
         var runner: AppCodeRunner
+        /// Checks already done in other scenario runs of the suite (nil: check every answer).
+        var checks: CheckMemo? = nil
 
         /// `route: MyApp.VMRouteResponse (the app's)` lines for the report.
         var appModelLines: [String] {

@@ -72,9 +72,15 @@ extension ContractSuite {
         }
         result.duration = Date().timeIntervalSince(started)
         result.status = response.status
-        let checked = checkResponse(name: query.name, endpoint: query.endpoint, status: response.status, headers: response.headers,
-                                    data: response.body, expect: query.expect,
-                                    requestParameters: parameters.map { ($0.name, $0.value) }, context: context, accumulator: accumulator)
+        func check() -> Checked {
+            checkResponse(name: query.name, endpoint: query.endpoint, status: response.status, headers: response.headers,
+                          data: response.body, expect: query.expect,
+                          requestParameters: parameters.map { ($0.name, $0.value) }, context: context, accumulator: accumulator)
+        }
+        let checked = context.checks.map { memo in
+            memo.checked(CheckMemo.Key(query: query.name, status: response.status, headers: response.headers, body: response.body,
+                                       parameters: parameters.flatMap { [$0.name, $0.value] }, gaps: context.gaps.map(\.id)), check)
+        } ?? check()
         result.body = checked.body
         result.failures += checked.failures
         result.notes += checked.notes

@@ -18,7 +18,10 @@ extension ContractSuite {
     /// state is reset through the admin API before its run; within a run the queries go one after
     /// another in corpus order, each in paced scenario time (50 ms apart for bursts and quotas,
     /// `X-VietMap-Sim-Pace`). The same binary, seed and target give the same findings on every
-    /// run. (A target without the admin API cannot be reset: the run then uses a fresh tag and
+    /// run. No real time is waited: a scenario's delays are virtual (`X-VietMap-Sim-Virtual-Delay`,
+    /// judged against `options.timeout`), an answer a scenario leaves alone is the request's answer
+    /// without scenario (`PlainAnswers`, `X-VietMap-Sim-Untouched`), and an answer already checked
+    /// in another scenario's run is not checked again (`CheckMemo`). (A target without the admin API cannot be reset: the run then uses a fresh tag and
     /// each report's `reproducible` is false.)
     /// - Parameter app: an app's models, decoders and accepted gaps instead of the reference models.
     public func runScenarios(_ names: [String], only: Set<String>? = nil, models: [VMEndpoint: ContractModel] = [:],
@@ -31,6 +34,9 @@ extension ContractSuite {
         let limit = max(1, options.scenarioConcurrency)
         let runner = appCodeRunner(app)
         defer { runner.shutDown() }
+        let checks = CheckMemo()
+        let plain = PlainAnswers(provider: ContractHTTPProvider(baseURL: url, apiKey: options.simulatorAPIKey, timeout: options.timeout,
+                                                                reusesAnswers: true))
         let reports = await withTaskGroup(of: (Int, ScenarioReport).self) { group in
             var reports: [(Int, ScenarioReport)] = []
             var next = 0
@@ -39,9 +45,11 @@ extension ContractSuite {
                 next += 1
                 group.addTask {
                     let provider = ContractHTTPProvider(baseURL: url, apiKey: self.scenarioKey(name, tag: tag), timeout: self.options.timeout,
-                                                        paceMilliseconds: Self.scenarioPaceMilliseconds)
+                                                        paceMilliseconds: Self.scenarioPaceMilliseconds, virtualDelays: true,
+                                                        plainAnswers: plain)
                     let started = Date()
-                    let context = self.context(models: models, app: app, scenario: name, runner: runner)
+                    var context = self.context(models: models, app: app, scenario: name, runner: runner)
+                    context.checks = checks
                     let results = await self.execute(queries, provider: provider, context: context, accumulator: AgreementAccumulator())
                     var report = ScenarioReport(name: name, results: results, duration: Date().timeIntervalSince(started),
                                                 models: context.appModelLines.isEmpty ? ["the reference client's models"] : context.appModelLines)

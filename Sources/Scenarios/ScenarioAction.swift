@@ -14,6 +14,11 @@ struct ScenarioAction: Sendable {
 
     static let pass = ScenarioAction()
 
+    /// Whether the answer is the inner handler's, unchanged (a delay or a quota count aside).
+    var leavesAnswerAlone: Bool {
+        respond == nil && transform == nil && patch == nil && dribble == nil && faults.isEmpty
+    }
+
     /// Whether the real (inner) answer is needed.
     var needsInnerAnswer: Bool {
         respond?.body == nil

@@ -102,6 +102,8 @@ public final class ScenarioEngine: @unchecked Sendable {
     private let reloading = NSLock()
     private let watcher = Locked<DirectoryWatcher?>(nil)
     private let clock: any ScenarioClock
+    /// Answers reused for clients that accept them (`untouchedHeader`).
+    private let answers: InnerAnswerMemo
     /// `clock.now` when the engine was made: the origin of the journal's `arrivalMilliseconds`.
     private let started: UInt64
 
@@ -112,6 +114,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         adminTokenGenerated = configuration.adminToken == nil && exposed
         adminToken = configuration.adminToken ?? (exposed ? AdminGuard.makeToken() : nil)
         self.clock = configuration.clock
+        self.answers = InnerAnswerMemo(keys: APIKeyPolicy(keys: configuration.apiKeys))
         self.started = configuration.clock.now
         self.journal = RequestJournal(capacity: configuration.journalCapacity, bodyBudget: configuration.journalBodyBudget)
         self.snapshot = Locked(library)
@@ -373,7 +376,8 @@ public final class ScenarioEngine: @unchecked Sendable {
              .refused(_, let forwarded) where request.method == "OPTIONS":
             let endpoint = APIEndpoint(path: forwarded.path)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
-            inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+            let plain = Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
+            plain(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
 
         case .refused(let refusal, let forwarded):
             let endpoint = APIEndpoint(path: forwarded.path)
@@ -395,10 +399,26 @@ public final class ScenarioEngine: @unchecked Sendable {
             let decision = state.decide(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint),
                                         apiKey: selection.stateKey, now: now)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: decision)
-            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: inner,
+            let virtualDelay = Self.asksForVirtualDelay(request)
+            if virtualDelay, Self.asksToSkipUntouched(request), decision.quotaRetryAfter == nil, decision.action.leavesAnswerAlone {
+                var response = HTTPResponse(status: 204)
+                response.headers.set(Self.untouchedHeader, "1")
+                response.headers.set(Self.virtualDelayHeader, String(decision.delayMilliseconds))
+                finish(response, delay: 0, sequence: sequence, arrival: arrival, note: "untouched: the answer is the normal one, not computed",
+                       reply: reply)
+                return
+            }
+            let shaped = virtualDelay && Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
+            ResponseShaper.shape(decision, request: forwarded, endpoint: endpoint, inner: shaped,
                                  answerSizeLimit: configuration.answerSizeLimit) { [self] response, note in
                 let remark = [decision.note, note].compactMap { $0 }.joined(separator: "; ")
-                finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
+                guard virtualDelay else {
+                    finish(response, delay: decision.delayMilliseconds, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
+                    return
+                }
+                var response = response
+                response.headers.set(Self.virtualDelayHeader, String(decision.delayMilliseconds))
+                finish(response, delay: 0, sequence: sequence, arrival: arrival, note: remark.nilIfEmpty, reply: reply)
             }
         }
     }
@@ -445,6 +465,32 @@ public final class ScenarioEngine: @unchecked Sendable {
         guard let text = request.headers[paceHeader], let value = Int(text.trimmingCharacters(in: .whitespaces)),
               (1...60_000).contains(value) else { return nil }
         return value
+    }
+
+    /// `X-VietMap-Sim-Virtual-Delay: 1` — the client asks for scenario delays in scenario time
+    /// only: a delayed answer is sent at once, carrying the delay it would have waited in the same
+    /// header of the response (`X-VietMap-Sim-Virtual-Delay: MS`, `0` without a delay); the client
+    /// judges it against its own timeout. The contract runner sends it with `X-VietMap-Sim-Pace`,
+    /// so a scenario run takes no real waiting. Dribbled bodies and transport faults are unchanged.
+    static let virtualDelayHeader = "X-VietMap-Sim-Virtual-Delay"
+
+    static func asksForVirtualDelay(_ request: HTTPRequest) -> Bool {
+        request.headers[virtualDelayHeader]?.trimmingCharacters(in: .whitespaces) == "1"
+    }
+
+    /// `X-VietMap-Sim-Untouched: 1` (with `X-VietMap-Sim-Virtual-Delay: 1`) — when the scenario
+    /// leaves a request's answer as it is (no rule applies, or one that only delays it or counts
+    /// it for a quota within its limit), the engine takes its decision as always (counters,
+    /// seeded draws, state) but does not compute the answer: it sends `204` with this header
+    /// (and the virtual delay), and the client uses the same request's answer without scenario.
+    /// Such a client also accepts reused answers: an answer its scenario edits is the edit of
+    /// the same request's answer computed earlier (`InnerAnswerMemo`); without a scenario, the
+    /// header alone asks for reuse. The contract runner sends
+    /// it so the corpus' heavy queries (routes) are computed once, not once per scenario.
+    static let untouchedHeader = "X-VietMap-Sim-Untouched"
+
+    static func asksToSkipUntouched(_ request: HTTPRequest) -> Bool {
+        request.headers[untouchedHeader]?.trimmingCharacters(in: .whitespaces) == "1"
     }
 
     /// Longest path or parameter value the journal keeps (characters).
