@@ -43,6 +43,17 @@ import PackageDescription
 ///   …, Platform → vietmap-sim           (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
+/// Swift settings shared by every Swift target (not the system libraries or the C target):
+/// `MemberImportVisibility` — a file sees only the members of modules it imports itself, so every import is
+/// written where it is used and declared in the target's dependencies (nothing compiles by transitive accident);
+/// `ExistentialAny` — existential types are spelled `any P`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+/// Targets written in C: no Swift settings.
+let cTargets: Set<String> = ["ContractWorkerHook"]
+
 let package = Package(
     name: "vietmap-sim",
     // macOS 13 / iOS 16: `Duration` and `ContinuousClock` (VietMapClient). Only ContractKit and
@@ -93,7 +104,7 @@ let package = Package(
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
                                                   "MapTiles", "MapGlyphs", "MBTiles", "Zlib"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
@@ -104,11 +115,11 @@ let package = Package(
                                "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire", "Platform", "ContractWorkerHook", "ContractFiles"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
-                                         "Platform", "VietMapWire"]),
+                                         "Platform", "VietMapWire", "JSON", "VietMapClient"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
 
@@ -121,26 +132,28 @@ let package = Package(
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
-                                                 "MBTiles", "MapTiles", "Zlib"],
+                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
                     dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
-                                   "VietMapWire", "Search", "Platform", "Zlib"]),
+                                   "VietMapWire", "Search", "Platform", "Zlib", "Dataset", "DefaultData", "SQLiteStore", "TextFolding",
+                                   "VietMapWireHTTP"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
+                                   "Dataset", "DefaultData", "VietMapWire"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib"]),
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "Zlib", "Platform"]),
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "Zlib", "Platform"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
-                                  "VietMapSimulator", "BuiltInScenarios"]),
+                                  "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
@@ -149,3 +162,7 @@ let package = Package(
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
+
+for target in package.targets where [.regular, .executable, .test].contains(target.type) && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}
