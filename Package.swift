@@ -29,20 +29,22 @@ import PackageDescription
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
-///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
-///   EmbedResources (plugin), embed-resources (its tool; Zlib): a target's Resources/ folder → Swift source
+///   Zlib → embed-resources              (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
+///   embed-resources → EmbedResources    (build-tool plugin of DefaultData, MapGlyphs, Dashboard, BuiltInScenarios, ContractFiles)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
-///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire, Platform, ContractWorkerHook, ContractFiles → ContractKit  (the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
-///   …, Platform → vietmap-sim           (thin CLI)
+///   JSON, JSONSchema, VietMapClient, Polyline, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
+///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
+///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient → vietmap-sim  (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
-///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
+///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 /// Swift settings shared by every Swift target (not the system libraries or the C target):
 /// `MemberImportVisibility` — a file sees only the members of modules it imports itself, so every import is
 /// written where it is used and declared in the target's dependencies (nothing compiles by transitive accident);
