@@ -19,7 +19,7 @@ final class ServeScenarios {
     let adminToken: String?
     /// `--scenario-key KEY=NAME[@TAG]`, repeatable.
     let boundKeys: [String: String]
-    private var hangup: DispatchSourceSignal?
+    private var hangup: (any DispatchSourceSignal)?
 
     init(options: CommandLineArguments) throws {
         let names = options.all("scenario")

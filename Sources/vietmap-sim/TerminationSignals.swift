@@ -43,6 +43,6 @@ enum TerminationSignals {
 
         func markInstalled() -> Bool { lock.withLock { defer { installed = true }; return !installed } }
         func countSignal() -> Int { lock.withLock { count += 1; return count } }
-        func keep(_ source: DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+        func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
     }
 }
