@@ -1,3 +1,4 @@
+import ArrayBlob
 import Foundation
 import SimTesting
 import XCTest
