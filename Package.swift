@@ -28,7 +28,7 @@ import PackageDescription
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
-///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
+///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
 ///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
-                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib"]),
+                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
