@@ -100,7 +100,7 @@ final class ServeScenarios {
         hangup?.cancel()
     }
 
-    private static func reloadOnHangup(_ engine: ScenarioEngine) -> DispatchSourceSignal {
+    private static func reloadOnHangup(_ engine: ScenarioEngine) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         source.setEventHandler {
