@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",
-                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
+                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting", "ArrayBlob"]),
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "Zlib", "Platform"]),
         .testTarget(name: "ContractTests",
