@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import VietMapWire
 import XCTest
 
 /// An app stricter than the reference client: `lat` required. Its findings name its own types.
