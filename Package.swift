@@ -45,6 +45,7 @@ import PackageDescription
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles → vietmap-sim  (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
+
 /// Swift settings shared by every Swift target (not the system libraries or the C target):
 /// `MemberImportVisibility` — a file sees only the members of modules it imports itself, so every import is
 /// written where it is used and declared in the target's dependencies (nothing compiles by transitive accident);
