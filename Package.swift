@@ -28,21 +28,35 @@ import PackageDescription
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
-///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
-///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
+///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
-///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
+///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
 ///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
-///   EmbedResources (plugin), embed-resources (its tool; Zlib): a target's Resources/ folder → Swift source
+///   Zlib → embed-resources              (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
+///   embed-resources → EmbedResources    (build-tool plugin of DefaultData, MapGlyphs, Dashboard, BuiltInScenarios, ContractFiles)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
-///   JSON, JSONSchema, VietMapClient, Polyline, VietMapWire, Platform, ContractWorkerHook, ContractFiles → ContractKit  (the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
-///   …, Platform → vietmap-sim           (thin CLI)
+///   JSON, JSONSchema, VietMapClient, Polyline, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
+///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
+///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles → vietmap-sim  (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
-///   SDKConformanceTests                 (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
+///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
+
+/// Swift settings shared by every Swift target (not the system libraries or the C target):
+/// `MemberImportVisibility` — a file sees only the members of modules it imports itself, so every import is
+/// written where it is used and declared in the target's dependencies (nothing compiles by transitive accident);
+/// `ExistentialAny` — existential types are spelled `any P`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+/// Targets written in C: no Swift settings.
+let cTargets: Set<String> = ["ContractWorkerHook"]
+
 let package = Package(
     name: "vietmap-sim",
     // macOS 13 / iOS 16: `Duration` and `ContinuousClock` (VietMapClient). Only ContractKit and
@@ -91,11 +105,11 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
-                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib"]),
+                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
-        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles"], exclude: ["Resources"],
+        .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles", "ArrayBlob"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
         .target(name: "Capture", dependencies: ["HTTPServer", "JSON", "VietMapClient", "Scenarios", "VietMapWire", "VietMapWireHTTP", "Zlib", "Platform"]),
         .target(name: "BuiltInScenarios", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
@@ -104,11 +118,11 @@ let package = Package(
                                "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "VietMapWire", "Platform", "ContractWorkerHook", "ContractFiles"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
-                                         "Platform", "VietMapWire"]),
+                                         "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
 
@@ -116,31 +130,33 @@ let package = Package(
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
-                                                 "MBTiles", "MapTiles", "Zlib"],
+                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
                     dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
-                                   "VietMapWire", "Search", "Platform", "Zlib", "MapGlyphs"]),
+                                   "VietMapWire", "Search", "Platform", "Zlib", "Dataset", "DefaultData", "SQLiteStore", "TextFolding",
+                                   "VietMapWireHTTP", "ArrayBlob", "MapGlyphs"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
-                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform"]),
+                    dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
+                                   "Dataset", "DefaultData", "VietMapWire"]),
         .testTarget(name: "HARImportTests",
-                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib"]),
+                    dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",
-                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting"]),
+                    dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting", "ArrayBlob"]),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON", "Zlib", "Platform"]),
+                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "Zlib", "Platform"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
-                                  "VietMapSimulator", "BuiltInScenarios"]),
+                                  "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
         .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
@@ -149,3 +165,7 @@ let package = Package(
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
+
+for target in package.targets where [.regular, .executable, .test].contains(target.type) && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

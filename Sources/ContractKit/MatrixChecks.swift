@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// The matrix checks of `SemanticChecks`: the answer's dimensions follow `sources`,

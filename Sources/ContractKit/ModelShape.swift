@@ -1,3 +1,4 @@
+import Foundation
 /// What a `Decodable` type reads, as recorded by `ModelRecorder`: the JSON structure the type
 /// expects, with every key it asks for, the Swift type it asks for and whether it requires it.
 package indirect enum ModelShape: Sendable, Equatable, CustomStringConvertible {

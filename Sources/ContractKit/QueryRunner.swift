@@ -92,8 +92,8 @@ extension ContractSuite {
     }
 
     /// One short line for a transport failure, without URLs (they carry the API key).
-    static func transportMessage(_ error: Error) -> String {
-        var inner: Error = error
+    static func transportMessage(_ error: any Error) -> String {
+        var inner: any Error = error
         if let client = error as? VMClientError, case .transport(let wrapped) = client { inner = wrapped }
         var ns = inner as NSError
         while let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError { ns = underlying }

@@ -137,7 +137,7 @@ struct RecordingDecoder: Decoder {
     let value: JSONValue?
     let pointer: String
     let node: ShapeNode
-    let codingPath: [CodingKey]
+    let codingPath: [any CodingKey]
     let depth: Int
     /// Who asked for this value: `VMRoutePath.points: String`.
     let label: String
@@ -145,7 +145,7 @@ struct RecordingDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     var synthetic: Bool { value == nil }
 
-    func child(_ value: JSONValue?, pointer: String, node: ShapeNode, key: CodingKey, label: String) -> RecordingDecoder {
+    func child(_ value: JSONValue?, pointer: String, node: ShapeNode, key: any CodingKey, label: String) -> RecordingDecoder {
         RecordingDecoder(session: session, value: value, pointer: pointer, node: node, codingPath: codingPath + [key],
                          depth: depth + 1, label: label)
     }
@@ -176,7 +176,7 @@ struct RecordingDecoder: Decoder {
         return KeyedDecodingContainer(RecordingKeyedContainer<Key>(decoder: self, object: object))
     }
 
-    func unkeyedContainer() throws -> UnkeyedDecodingContainer {
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         node.unkeyed = true
         guard let value else { return RecordingUnkeyedContainer(decoder: self, elements: nil) }
         guard case .array(let elements) = value else {
@@ -187,7 +187,7 @@ struct RecordingDecoder: Decoder {
         return RecordingUnkeyedContainer(decoder: self, elements: elements)
     }
 
-    func singleValueContainer() throws -> SingleValueDecodingContainer { RecordingSingleValueContainer(decoder: self) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { RecordingSingleValueContainer(decoder: self) }
 
     // MARK: Values
 
@@ -277,7 +277,7 @@ struct RecordingDecoder: Decoder {
         }
     }
 
-    static func recordedIssue(in error: Error) -> RecordedIssue? {
+    static func recordedIssue(in error: any Error) -> RecordedIssue? {
         guard let decodingError = error as? DecodingError else { return nil }
         let context: DecodingError.Context
         switch decodingError {
@@ -303,7 +303,7 @@ struct AnyKey: CodingKey {
 private func enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
 
 /// "refId" for `CodingKeys.refId` (`case refId = "ref_id"`), the key's string otherwise.
-func propertyName(_ key: CodingKey) -> String {
+func propertyName(_ key: any CodingKey) -> String {
     if key is AnyKey { return key.stringValue }
     guard Mirror(reflecting: key).displayStyle == .enum, let name = enumCaseName(key) else { return key.stringValue }
     let text = String(cString: name)
@@ -314,7 +314,7 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: RecordingDecoder
     let object: JSONObject?
 
-    var codingPath: [CodingKey] { decoder.codingPath }
+    var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] { object?.keys.compactMap { Key(stringValue: $0) } ?? [] }
     private var owner: String { decoder.node.typeName ?? "?" }
 
@@ -411,16 +411,16 @@ struct RecordingKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try childDecoder(key, swiftType: "(nested object)", required: true)!.container(keyedBy: type)
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) throws -> UnkeyedDecodingContainer {
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try childDecoder(key, swiftType: "(nested array)", required: true)!.unkeyedContainer()
     }
 
-    func superDecoder() throws -> Decoder {
+    func superDecoder() throws -> any Decoder {
         try childDecoder(Key(stringValue: "super") ?? Key(intValue: 0)!, swiftType: "(super)", required: false)
             ?? decoder.child(.null, pointer: ContractPointer.appending(decoder.pointer, "super"), node: ShapeNode(), key: AnyKey("super"), label: "super")
     }
 
-    func superDecoder(forKey key: Key) throws -> Decoder {
+    func superDecoder(forKey key: Key) throws -> any Decoder {
         try childDecoder(key, swiftType: "(super)", required: false)
             ?? decoder.child(.null, pointer: ContractPointer.appending(decoder.pointer, key.stringValue), node: ShapeNode(), key: key, label: key.stringValue)
     }
@@ -436,7 +436,7 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         self.elements = elements
     }
 
-    var codingPath: [CodingKey] { decoder.codingPath }
+    var codingPath: [any CodingKey] { decoder.codingPath }
     /// The probe pretends every array has one element (none past the depth limit).
     var count: Int? { elements?.count ?? (decoder.depth > probeDepthLimit ? 0 : 1) }
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
@@ -493,13 +493,13 @@ struct RecordingUnkeyedContainer: UnkeyedDecodingContainer {
         try next(optional: false)!.container(keyedBy: type)
     }
 
-    mutating func nestedUnkeyedContainer() throws -> UnkeyedDecodingContainer { try next(optional: false)!.unkeyedContainer() }
-    mutating func superDecoder() throws -> Decoder { try next(optional: false)! }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next(optional: false)!.unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try next(optional: false)! }
 }
 
 struct RecordingSingleValueContainer: SingleValueDecodingContainer {
     let decoder: RecordingDecoder
-    var codingPath: [CodingKey] { decoder.codingPath }
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
     func decodeNil() -> Bool {
         decoder.node.acceptsNull = true
@@ -524,7 +524,7 @@ struct RecordingSingleValueContainer: SingleValueDecodingContainer {
 }
 
 /// One line for a `DecodingError` (or any error), with the coding path as a JSON pointer.
-func describeDecodingError(_ error: Error) -> String {
+func describeDecodingError(_ error: any Error) -> String {
     guard let error = error as? DecodingError else { return String(describing: error) }
     func path(_ context: DecodingError.Context) -> String {
         let pointer = ContractPointer.string(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue })
@@ -540,7 +540,7 @@ func describeDecodingError(_ error: Error) -> String {
 }
 
 /// The JSON pointer of a `DecodingError` (where `JSONDecoder` gave up).
-func decodingErrorPointer(_ error: Error) -> String? {
+func decodingErrorPointer(_ error: any Error) -> String? {
     guard let error = error as? DecodingError else { return nil }
     switch error {
     case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):

@@ -5,6 +5,7 @@ import Polyline
 import VietMapClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import JSONSchema
 #endif
 
 /// Checking: every check of one answer (status, headers, JSON, schema, code, semantic checks,

@@ -1,3 +1,4 @@
+import ArrayBlob
 import Routing
 
 /// A uniform grid over the road graph's edges (by each edge's bounding box), to find the

@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 import HTTPServer
 import JSON
 import Routing

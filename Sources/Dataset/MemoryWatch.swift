@@ -14,7 +14,7 @@ public final class MemoryWatch: @unchecked Sendable {
         public let processBytes: Int
     }
 
-    private let timer: DispatchSourceTimer
+    private let timer: any DispatchSourceTimer
 
     /// Starts watching every `interval` seconds; `onLow` runs at most once, when the bytes left
     /// fall below `floorBytes`.

@@ -1,3 +1,4 @@
+import Routing
 /// GPX 1.1 (topografix.com/GPX/1/1): `metadata` (name, start time), one timed `<wpt>` per fix —
 /// Xcode's simulated location plays waypoints at their times — then the same fixes as one
 /// `<trk>`, a new `<trkseg>` after each gap (what the Android emulator and most tools read).

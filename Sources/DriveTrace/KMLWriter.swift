@@ -1,3 +1,4 @@
+import Routing
 /// KML 2.2: one Placemark per fix with a `<TimeStamp>` and a `<Point>` (what the Android
 /// emulator's extended controls load; Google Earth animates the time stamps).
 public struct KMLWriter: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Routing
 
 /// NMEA 0183 (version 2.3 fields): for every fix a `$GPRMC` (time, status A, position, speed in
 /// knots, course, date, mode A) and a `$GPGGA` (time, position, fix quality 1, 8 satellites, HDOP

@@ -1,3 +1,4 @@
+import Foundation
 /// Escaping of text and attribute values for the XML formats (GPX, KML).
 enum XMLText {
     static func escape(_ text: String) -> String {

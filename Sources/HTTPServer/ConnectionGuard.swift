@@ -66,7 +66,7 @@ final class ConnectionGuard: @unchecked Sendable {
     private var liveCount = 0
     private var evictedCount = 0
     private var timedOutCount = 0
-    private var timer: DispatchSourceTimer?
+    private var timer: (any DispatchSourceTimer)?
     /// Sockets handed to libmicrohttpd (`ListenBacklog`) that it has not reported yet.
     private var handedOver: Set<Int32> = []
 
@@ -195,7 +195,7 @@ final class ConnectionGuard: @unchecked Sendable {
     }
 
     func stopSweeping() {
-        let timer = lock.withLock { () -> DispatchSourceTimer? in
+        let timer = lock.withLock { () -> (any DispatchSourceTimer)? in
             defer { self.timer = nil }
             return self.timer
         }

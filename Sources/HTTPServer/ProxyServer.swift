@@ -41,7 +41,7 @@ public final class ProxyServer: @unchecked Sendable {
     private var credentials: gnutls_certificate_credentials_t?
     private var acceptThreadRunning = false
     private var counts = Counters()
-    private var sweeper: DispatchSourceTimer?
+    private var sweeper: (any DispatchSourceTimer)?
 
     /// What the proxy did so far.
     public struct Counters: Sendable, Equatable {
@@ -201,7 +201,7 @@ public final class ProxyServer: @unchecked Sendable {
             for socket in table.closeAll() { shutdown(socket, shutReadWrite) }
         }
         waitUntil(Date().addingTimeInterval(5)) { self.table.count == 0 && !self.acceptThreadRunning }
-        let timer = lock.withLock { () -> DispatchSourceTimer? in
+        let timer = lock.withLock { () -> (any DispatchSourceTimer)? in
             close(listener)
             listener = -1
             if table.count == 0, let credentials {

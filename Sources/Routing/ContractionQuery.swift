@@ -1,3 +1,4 @@
+import ArrayBlob
 /// Queries over a `ContractionHierarchy`: point-to-point legs for `Router` and one-to-many rows for `TravelMatrix`.
 ///
 /// A leg is a bidirectional Dijkstra over the hierarchy's upward arcs (forward from the start's states, backward

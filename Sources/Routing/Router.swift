@@ -1,3 +1,4 @@
+import ArrayBlob
 /// Route computation: snapping, one fastest-path search per leg, geometry and instructions.
 ///
 /// Algorithm: unidirectional A* (bound = planar straight-line distance × 0.99 / the vehicle's fastest speed in the

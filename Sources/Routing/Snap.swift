@@ -1,3 +1,4 @@
+import ArrayBlob
 import Platform
 
 /// A position on the road network: a point on an edge (projected onto one of its segments), or a graph node.

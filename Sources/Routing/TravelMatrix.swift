@@ -1,3 +1,4 @@
+import ArrayBlob
 import Dispatch
 
 /// Many-to-many travel times and distances of the fastest paths between snapped positions.

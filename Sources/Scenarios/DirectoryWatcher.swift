@@ -12,7 +12,7 @@ import Foundation
 final class DirectoryWatcher: @unchecked Sendable {
     private let directory: URL
     private let queue = DispatchQueue(label: "vietmap-sim.scenarios.watcher")
-    private let timer: DispatchSourceTimer
+    private let timer: any DispatchSourceTimer
     private var snapshot: ScenarioFolderSnapshot
 
     init(directory: URL, interval: TimeInterval, onChange: @escaping @Sendable () -> Void) {

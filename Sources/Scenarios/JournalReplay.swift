@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import VietMapWire
 
 /// `GET /__sim/journal/SEQ/scenario`: a scenario that replays one journaled exchange — its
 /// request matched exactly, its status, replay headers, kept body, transport fault and latency.

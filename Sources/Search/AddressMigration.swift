@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 import TextFolding
 
 /// The direction of an address migration (VietMap's `migrate_type`).

@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 
 /// Ranks candidates: how well the query's words match the place's name (and, less, its
 /// address), how important the place is, and how close it is to the focus.

@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 
 /// The filters of an autocomplete query (format, city/district/ward, circle, categories, layers)
 /// and the units a reading named, as a test on a row of ``PlaceColumns``. Same meaning as the

@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 import SQLiteStore
 import TextFolding
 

@@ -1,4 +1,5 @@
 import Foundation
+import ArrayBlob
 
 /// A condition on a row of the ``SearchIndex``.
 enum RowCondition {

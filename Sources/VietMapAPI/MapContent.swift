@@ -1,5 +1,6 @@
 import Dataset
 import Foundation
+import ArrayBlob
 import MapTiles
 import Routing
 import Search

@@ -1,3 +1,4 @@
+import Foundation
 import MapTiles
 
 /// The box and zooms `vietmap-sim export-tiles` writes: a WGS84 box (`west,south,east,north`) or a named area,

@@ -1,3 +1,4 @@
+import ArrayBlob
 import MapTiles
 import Routing
 import Search

@@ -1,4 +1,5 @@
 import JSON
+import MapTiles
 import VietMapWire
 
 /// The TileJSON document of a look's raster tiles: what `/maps/styles/{tm|lm|dm}/tiles.json` answers (S3 in the

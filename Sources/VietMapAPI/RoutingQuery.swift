@@ -1,5 +1,6 @@
 import VietMapWire
 import Foundation
+import HTTPServer
 import Routing
 import Search
 

@@ -2,6 +2,7 @@ import Dataset
 import DefaultData
 import Dispatch
 import Foundation
+import ArrayBlob
 import Platform
 import Routing
 import Scenarios

@@ -1,4 +1,5 @@
 import Foundation
+import MBTiles
 import VietMapAPI
 import VietMapSimulator
 import VietMapWire

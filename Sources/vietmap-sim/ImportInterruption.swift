@@ -6,7 +6,7 @@ import Foundation
 /// removed, one line says so, and the process exits with 128 + the signal number (130, 143).
 /// (SIGKILL cannot be caught: the next `import` removes what it left, see `DatasetTemporaryFiles`.)
 enum ImportInterruption {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     /// Takes over SIGINT and SIGTERM for the rest of the process (call once, from the main thread).
     static func install() {

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import HTTPServer
 import VietMapAPI
+import VietMapClient
 
 /// The capture part of `serve` (docs/capture.md): `--upstream URL|live` with `--upstream-key KEY`
 /// (or `$VIETMAP_API_KEY`), `--upstream-timeout S`, `--upstream-max-body BYTES`, `--record DIR`; `--replay DIR` with

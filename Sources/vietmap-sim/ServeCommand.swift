@@ -25,7 +25,7 @@ enum ServeCommand {
 
     /// `releaseFreedMemory()` once a second on a utility queue (a fraction of a millisecond
     /// each: ≈ 2.5 MB less resident memory after a burst of requests).
-    static func releaseFreedMemoryPeriodically() -> DispatchSourceTimer {
+    static func releaseFreedMemoryPeriodically() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(250))
         timer.setEventHandler { releaseFreedMemory() }

@@ -19,7 +19,7 @@ final class ServeScenarios {
     let adminToken: String?
     /// `--scenario-key KEY=NAME[@TAG]`, repeatable.
     let boundKeys: [String: String]
-    private var hangup: DispatchSourceSignal?
+    private var hangup: (any DispatchSourceSignal)?
 
     init(options: CommandLineArguments) throws {
         let names = options.all("scenario")
@@ -100,7 +100,7 @@ final class ServeScenarios {
         hangup?.cancel()
     }
 
-    private static func reloadOnHangup(_ engine: ScenarioEngine) -> DispatchSourceSignal {
+    private static func reloadOnHangup(_ engine: ScenarioEngine) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         source.setEventHandler {

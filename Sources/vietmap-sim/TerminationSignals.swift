@@ -39,10 +39,10 @@ enum TerminationSignals {
         private let lock = NSLock()
         private var installed = false
         private var count = 0
-        private var sources: [DispatchSourceSignal] = []
+        private var sources: [any DispatchSourceSignal] = []
 
         func markInstalled() -> Bool { lock.withLock { defer { installed = true }; return !installed } }
         func countSignal() -> Int { lock.withLock { count += 1; return count } }
-        func keep(_ source: DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+        func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import VietMapWire
 
 /// Help texts of the CLI.

@@ -1,5 +1,6 @@
 @testable import ContractKit
 import Foundation
+import Scenarios
 import SimTesting
 import VietMapClient
 import VietMapSimulator

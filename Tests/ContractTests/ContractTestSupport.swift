@@ -45,7 +45,7 @@ final class ContractSimulator: @unchecked Sendable {
     }
 
     /// One full corpus run, shared by the tests that only read it.
-    static let fullRun: Task<ContractReport, Error> = Task {
+    static let fullRun: Task<ContractReport, any Error> = Task {
         try await get().suite().run()
     }
 }

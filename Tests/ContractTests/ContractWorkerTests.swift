@@ -1,6 +1,7 @@
 @testable import ContractKit
 import Foundation
 import Platform
+import VietMapWire
 import XCTest
 
 /// What a worker call hands back: the input, or a fact about the worker, as a "decode error".

@@ -1,6 +1,7 @@
 import ContractKit
 import Foundation
 import JSON
+import VietMapWire
 import XCTest
 
 /// The contract files themselves.

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import JSON
+import JSONSchema
 import VietMapClient
 import XCTest
 

@@ -90,7 +90,7 @@ final class ModelAgreementTests: XCTestCase {
         struct Geometry: Decodable {
             let encoded: String?
             let coordinates: [[Double]]?
-            init(from decoder: Decoder) throws {
+            init(from decoder: any Decoder) throws {
                 let container = try decoder.singleValueContainer()
                 if let string = try? container.decode(String.self) {
                     encoded = string

@@ -1,5 +1,6 @@
 import ContractKit
 import Foundation
+import VietMapWire
 import XCTest
 
 /// An app stricter than the reference client: `lat` required. Its findings name its own types.
@@ -21,7 +22,7 @@ private enum StrictApp {
 struct TrappingPlace: Decodable {
     let lat: Double
     enum Key: String, CodingKey { case lat }
-    init(from decoder: Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let raw = try decoder.container(keyedBy: Key.self).decodeIfPresent(Double.self, forKey: .lat)
         lat = raw!
     }

@@ -2,6 +2,7 @@ import BuiltInScenarios
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Scenarios
 #endif
 import SimTesting
 import VietMapSimulator

@@ -1,5 +1,7 @@
 import Foundation
 import JSON
+import Scenarios
+import SimTesting
 import XCTest
 
 /// The page and its files under /__sim/ui/, and the place lookup the map uses.

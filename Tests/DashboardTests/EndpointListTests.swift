@@ -1,6 +1,8 @@
 import Dashboard
 import Foundation
 import JSON
+import Scenarios
+import SimTesting
 import VietMapWire
 import XCTest
 

@@ -1,6 +1,9 @@
 import Foundation
+import ArrayBlob
 import JSON
 import Routing
+import SimTesting
+import VietMapAPI
 import XCTest
 
 /// `GET /__sim/roads`: the road graph's edges in a rectangle as GeoJSON, over real HTTP.

@@ -3,6 +3,7 @@ import HARImport
 import JSON
 import JSONSchema
 import Scenarios
+import VietMapWire
 import XCTest
 
 /// What `HARImport` takes from a HAR file besides the common case (see `FromHARReplayTests`).

@@ -77,7 +77,7 @@ func gzip(_ data: Data) -> Data {
 
 /// The simulated API over the shared test dataset.
 enum TestSimulator {
-    private static let serviceResult: Result<VietMapService, Error> = Result {
+    private static let serviceResult: Result<VietMapService, any Error> = Result {
         try VietMapService(databasePath: try TestDataset.path())
     }
 

@@ -1,3 +1,4 @@
+import ArrayBlob
 import Foundation
 @testable import SimTesting
 import XCTest

@@ -1,3 +1,4 @@
+import SimTesting
 import XCTest
 @testable import Routing
 

@@ -1,3 +1,4 @@
+import ArrayBlob
 import XCTest
 @testable import Routing
 

@@ -1,3 +1,4 @@
+import ArrayBlob
 import SimTesting
 import XCTest
 @testable import Routing

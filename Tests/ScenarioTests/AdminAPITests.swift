@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Scenarios
+import SimTesting
 import XCTest
 
 /// The admin API under /__sim/ (only with `adminEnabled`).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import SimTesting
 @testable import Scenarios
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Platform
 import Scenarios
+import SimTesting
 import XCTest
 
 /// The folder watcher: edits apply without a restart, bad edits keep the last good version.

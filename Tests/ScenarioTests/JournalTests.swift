@@ -1,5 +1,8 @@
 import Foundation
 import HTTPServer
+import JSON
+import SimTesting
+import VietMapWire
 @testable import Scenarios
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Scenarios
+import SimTesting
 import XCTest
 
 /// Scenarios added at run time through the admin API (issue #37): the same validation and errors

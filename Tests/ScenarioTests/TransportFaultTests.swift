@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Scenarios
+import SimTesting
 import XCTest
 
 /// Header-level and framing faults as a raw socket client sees them (reset, truncation and

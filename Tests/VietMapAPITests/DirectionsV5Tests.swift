@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Polyline
 import Routing
+import VietMapAPI
 import XCTest
 
 /// Directions v5 (`/api/navigations/route/directions/v5/{profile}/{lng,lat;…}.json`) over real HTTP

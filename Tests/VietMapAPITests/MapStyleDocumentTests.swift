@@ -1,5 +1,6 @@
 import JSON
 import MapTiles
+import Search
 @testable import VietMapAPI
 import VietMapWire
 import XCTest

@@ -4,6 +4,7 @@ import VietMapAPI
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import JSON
 #endif
 
 /// The response cache (repeated autocomplete/place requests) over real HTTP: a repeated request

@@ -188,7 +188,7 @@ final class OSMXMLElementBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if failure == nil {
             failure = Failure(line: parser.lineNumber, reason: XMLErrorText.describe(parseError))
         }
