@@ -102,21 +102,6 @@ struct TileClipper {
 
     private func clipEdge(_ ring: [TilePoint], inside: (TilePoint) -> Bool,
                           cross: (TilePoint, TilePoint) -> TilePoint) -> [TilePoint] {
-        guard !ring.isEmpty else { return ring }
-        var out: [TilePoint] = []
-        out.reserveCapacity(ring.count + 4)
-        var prev = ring[ring.count - 1]
-        var prevInside = inside(prev)
-        for p in ring {
-            let pInside = inside(p)
-            if pInside {
-                if !prevInside { out.append(cross(prev, p)) }
-                out.append(p)
-            } else if prevInside {
-                out.append(cross(prev, p))
-            }
-            prev = p; prevInside = pInside
-        }
-        return out
+        RingEdgeClipping.clip(ring, inside: inside, crossing: cross)
     }
 }

@@ -114,7 +114,6 @@ struct TilePixelProjection {
     }
 
     private func cutRing(_ points: [PixelPoint], axisX: Bool, bound: Double, keepGreater: Bool) -> [PixelPoint] {
-        guard !points.isEmpty else { return [] }
         func inside(_ p: PixelPoint) -> Bool {
             let v = axisX ? p.x : p.y
             return keepGreater ? v >= bound : v <= bound
@@ -127,20 +126,6 @@ struct TilePixelProjection {
             let t = (bound - a.y) / (b.y - a.y)
             return PixelPoint(x: a.x + t * (b.x - a.x), y: bound)
         }
-        var out: [PixelPoint] = []
-        out.reserveCapacity(points.count + 4)
-        var previous = points[points.count - 1]
-        var previousInside = inside(previous)
-        for p in points {
-            let pInside = inside(p)
-            if pInside {
-                if !previousInside { out.append(crossing(previous, p)) }
-                out.append(p)
-            } else if previousInside {
-                out.append(crossing(previous, p))
-            }
-            previous = p; previousInside = pInside
-        }
-        return out
+        return RingEdgeClipping.clip(points, inside: inside, crossing: crossing)
     }
 }
