@@ -182,8 +182,8 @@ extension Usage {
                              for points_encoded=false; a gap that matches nothing fails the run
           --seed N           seed of the scenario runs (default 1): the same seed and target give
                              the same findings on every run
-          --pending          also run the corpus' "pending" queries (endpoints not served yet, e.g.
-                             matrix and tsp); they are skipped otherwise
+          --pending          also run the corpus' queries marked "pending" (endpoints a corpus
+                             marks as not served yet; the shipped corpus has none)
           --timeout S        per-request timeout in seconds (default 15)
           -h, --help         show this help
         """

@@ -2,7 +2,7 @@ extension Usage {
     /// The capture/replay options of `serve` (docs/capture.md).
     static let serveCaptureOptions = """
           --upstream URL|live
-                           forward the three endpoints to another backend (a base URL, or `live` =
+                           forward every endpoint (maps too) to another backend (a base URL, or `live` =
                            https://maps.vietmap.vn) instead of computing answers; scenarios still apply.
                            The client's key is checked here and never forwarded
           --upstream-key KEY

@@ -49,6 +49,9 @@ enum Usage {
                                  [--heavy-threads N] [--max-points N] [--max-snap-distance METRES]
                                  [--tls [--tls-cert PEM --tls-key PEM]] [connection limits…]
                                  [--proxy PORT [--proxy-host HOST]… [--proxy-pass HOST[:PORT]]…]
+                                 [--scenarios DIR] [--scenario NAME] [--scenario-key KEY=NAME]… [--seed N]
+                                 [--admin [--admin-token TOKEN]] [--log-requests on|off|auto]
+                                 [--upstream live|URL [--record DIR]] [--replay DIR]
 
         Starts the simulator and prints `vietmap-sim listening on http://HOST:PORT` once it answers.
         Without --db it uses the embedded default dataset (HCMC, Hanoi Hoàn Kiếm, all admin units),
