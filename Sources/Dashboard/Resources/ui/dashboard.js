@@ -503,7 +503,8 @@
               el("button", { type: "button", "data-action": "save", title: "write it to the scenarios folder as " + s.name + ".json",
                 onclick: () => editorAct(() => adminPost("scenarios/" + encodeURIComponent(s.name) + "/save"), (data) => "saved as " + data.file) }, "Save as file"),
               el("button", { type: "button", class: "danger", "data-action": "remove",
-                onclick: () => editorAct(() => adminSend("DELETE", "scenarios/" + encodeURIComponent(s.name)), () => "removed " + s.name) }, "Remove"),
+                onclick: () => editorAct(() => adminSend("DELETE", "scenarios/" + encodeURIComponent(s.name)),
+                  () => { if (editing === s.name) showEditing(null); return "removed " + s.name; }) }, "Remove"),
             ] : null)),
         el("div", { class: "desc" }, s.description), rules);
       if (open.has(s.name)) loadRules(rules, s.name);
