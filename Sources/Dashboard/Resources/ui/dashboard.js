@@ -39,12 +39,18 @@
     if (!response.ok) throw new Error((data && data.error) || response.status + " " + response.statusText);
     return data;
   }
-  async function adminPost(path, body) {
-    const response = await fetch("../" + path, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify(body || {}) });
+  /** A state-changing admin call: never a "simple" request (X-VietMap-Sim-Admin, JSON type), the tab's token. */
+  async function adminSend(method, path, bodyText) {
+    const response = await fetch("../" + path, { method, headers: ADMIN_HEADERS, body: bodyText });
     const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error((data && data.error) || response.status + " " + response.statusText);
+    if (!response.ok) {
+      const error = new Error((data && data.error) || response.status + " " + response.statusText);
+      error.problems = data && Array.isArray(data.errors) ? data.errors : [];  // a document's {file, path, reason}s
+      throw error;
+    }
     return data;
   }
+  function adminPost(path, body) { return adminSend("POST", path, JSON.stringify(body || {})); }
   function param(entry, name) {
     const item = (entry.query || []).find((q) => q.name === name);
     return item ? item.value : null;
@@ -491,7 +497,15 @@
             active ? el("button", { type: "button", class: "danger", "data-action": "deactivate", onclick: () => act(() => adminPost("deactivate")) }, "Deactivate")
               : el("button", { type: "button", "data-action": "activate", onclick: () => act(() => adminPost("activate", { scenario: s.name })) }, "Activate"),
             el("button", { type: "button", "data-action": "reset", onclick: () => act(() => adminPost("reset?scenario=" + encodeURIComponent(s.name))) }, "Reset state"),
-            el("button", { type: "button", "data-action": "rules", onclick: () => toggleRules(item, rules, s.name) }, "Rules"))),
+            el("button", { type: "button", "data-action": "rules", onclick: () => toggleRules(item, rules, s.name) }, "Rules"),
+            s.runtime ? [
+              el("button", { type: "button", "data-action": "edit", title: "put its document in the editor below, to replace it", onclick: () => editScenario(s.name) }, "Edit"),
+              el("button", { type: "button", "data-action": "save", title: "write it to the scenarios folder as " + s.name + ".json",
+                onclick: () => editorAct(() => adminPost("scenarios/" + encodeURIComponent(s.name) + "/save"), (data) => "saved as " + data.file) }, "Save as file"),
+              el("button", { type: "button", class: "danger", "data-action": "remove",
+                onclick: () => editorAct(() => adminSend("DELETE", "scenarios/" + encodeURIComponent(s.name)),
+                  () => { if (editing === s.name) showEditing(null); return "removed " + s.name; }) }, "Remove"),
+            ] : null)),
         el("div", { class: "desc" }, s.description), rules);
       if (open.has(s.name)) loadRules(rules, s.name);
       return item;
@@ -522,6 +536,37 @@
     item.classList.toggle("open", opening);
     if (opening) loadRules(pre, name, true);
   }
+  // The editor: a scenario document added (POST) or, for a runtime scenario, replaced (PUT) at run time.
+  // The text is sent as typed: the server validates it like a file and its message is shown as sent.
+  let editing = null;  // the runtime scenario "Replace" targets
+  function showEditing(name) {
+    editing = name;
+    $("sc-replace").hidden = !name;
+    $("sc-replace").textContent = name ? "Replace " + name : "Replace";
+  }
+  function editorMessage(error, text) {
+    $("sc-doc-result").replaceChildren(error
+      ? el("div", { class: "errors", id: "sc-doc-error" }, String(error.message),
+        error.problems && error.problems.length ? el("ul", {}, error.problems.map((p) => el("li", {}, el("code", {}, p.path || "/"), ": ", p.reason))) : null)
+      : el("span", { class: "muted", id: "sc-doc-ok" }, text));
+  }
+  async function editorAct(action, success) {
+    try { editorMessage(null, success(await action())); } catch (error) { editorMessage(error); }
+    rulesText.clear();
+    await refreshScenarios();
+  }
+  async function editScenario(name) {
+    try {
+      const doc = await getJSON("../scenarios/" + encodeURIComponent(name));
+      $("sc-doc").value = JSON.stringify(doc, null, 2);
+      showEditing(name);
+      editorMessage(null, "editing " + name);
+    } catch (error) { editorMessage(error); }
+  }
+  $("sc-add").addEventListener("click", () => editorAct(() => adminSend("POST", "scenarios", $("sc-doc").value),
+    (data) => { showEditing(data.name); return (data.created ? "added " : "replaced ") + data.name; }));
+  $("sc-replace").addEventListener("click", () => editing && editorAct(() => adminSend("PUT", "scenarios/" + encodeURIComponent(editing), $("sc-doc").value),
+    (data) => "replaced " + data.name));
   $("sc-deactivate").addEventListener("click", () => act(() => adminPost("deactivate")));
   $("sc-reset-all").addEventListener("click", () => act(() => adminPost("reset")));
   $("sc-reload").addEventListener("click", () => { rulesText.clear(); act(() => adminPost("reload")); });
