@@ -1,4 +1,5 @@
 import CGnuTLS
+import CMicroHTTPD
 import Foundation
 import Platform
 

@@ -96,7 +96,9 @@ public enum MapExport {
         // What the tiles hold: the box grown to the edges of its coarsest tiles and their buffer. A client draws every
         // label of a tile it loads (an overzoomed z15 tile reaches past the box), so glyph ranges come from all of it:
         // MapLibre Native fails a render whose glyph file is missing (a file:// miss is an error, not a 404).
-        let inTiles = built.index.featureIndices(intersecting: try coverBounds(box, zoom: zooms.lowerBound), zoom: zooms.upperBound)
+        // Tiles at the source's max zoom hold every deeper feature too (`VectorTileBuilder`).
+        let deepest = zooms.upperBound >= VietMapTileSchema.maxZoom ? TileID.maxZoom : zooms.upperBound
+        let inTiles = built.index.featureIndices(intersecting: try coverBounds(box, zoom: zooms.lowerBound), zoom: deepest)
             .map { built.index.features[$0] }
         let extent = MapExtent(bounds: box, zoom: Double(min(max(zooms.lowerBound, (zooms.lowerBound + zooms.upperBound + 1) / 2), zooms.upperBound)))
         let bounds = MBTilesMetadata.Bounds(west: area.west, south: area.south, east: area.east, north: area.north)
