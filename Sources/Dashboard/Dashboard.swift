@@ -90,9 +90,7 @@ public final class Dashboard: Sendable {
         }
         var headers: HTTPHeaders = ["ETag": asset.etag, "Cache-Control": asset.cacheControl,
                                     "X-Content-Type-Options": "nosniff"]
-        if request.headers["If-None-Match"]?.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == asset.etag
-        }) == true {
+        if request.ifNoneMatchHolds(asset.etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         headers.set("Content-Type", asset.contentType)

@@ -2,12 +2,14 @@ import Foundation
 
 /// 64-bit FNV-1a over 8-byte words (then the remaining bytes one by one), for fingerprints
 /// (not for security): the default data's 21 MB are hashed at every start, and a word at a
-/// time takes a few milliseconds where a byte at a time took ~50.
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+/// time takes a few milliseconds where a byte at a time took ~50. Also the map endpoints' dataset ids and ETags.
+public struct FNV1a64: Sendable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var hash = value
         let words = bytes.count / 8
         for index in 0..<words {
@@ -22,17 +24,18 @@ struct FNV1a64 {
         value = hash
     }
 
-    mutating func update(_ text: String) {
+    public mutating func update(_ text: String) {
         var copy = text
         copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
         update(UInt8(0))  // separator, so ("ab","c") ≠ ("a","bc")
     }
 
-    mutating func update(_ byte: UInt8) {
+    public mutating func update(_ byte: UInt8) {
         value = (value ^ UInt64(byte)) &* Self.prime
     }
 
-    var hex: String {
+    /// Sixteen hex digits.
+    public var hex: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -43,15 +43,15 @@ final class MapContent: @unchecked Sendable {
         self.graph = graph
         self.search = search
         self.shapes = shapes
-        var hash = FNV1a()
+        var words: [UInt64] = [UInt64(graph?.nodeCount ?? 0), UInt64(graph?.edgeCount ?? 0), UInt64(shapes?.count ?? 0)]
         if let graph {
-            hash.add(UInt64(graph.nodeCount)); hash.add(UInt64(graph.edgeCount))
             let step = max(1, graph.nodeCount / 64)
             for node in stride(from: 0, to: graph.nodeCount, by: step) {
-                hash.add(UInt64(UInt32(bitPattern: graph.storage.nodeLatE7[node])) << 32 | UInt64(UInt32(bitPattern: graph.storage.nodeLonE7[node])))
+                words.append(UInt64(UInt32(bitPattern: graph.storage.nodeLatE7[node])) << 32 | UInt64(UInt32(bitPattern: graph.storage.nodeLonE7[node])))
             }
         }
-        hash.add(UInt64(shapes?.count ?? 0))
+        var hash = FNV1a64()
+        words.withUnsafeBytes { hash.update($0) }
         datasetID = String(hash.value & 0xffff_ffff, radix: 16)
     }
 
@@ -73,28 +73,5 @@ final class MapContent: @unchecked Sendable {
     func features(in tile: TileID, buffer: Double) -> [MapFeature] {
         let built = content
         return built.index.featureIndices(in: tile, buffer: buffer).map { built.index.features[$0] }
-    }
-}
-
-/// FNV-1a, 64 bits: content hashes for dataset ids and ETags (not a security measure).
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ word: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { add(byte: UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-    }
-
-    mutating func add(byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-
-    mutating func add<C: Collection>(bytes: C) where C.Element == UInt8 {
-        for byte in bytes { add(byte: byte) }
-    }
-
-    /// `"<16 hex digits>"`, quoted as an entity tag.
-    var entityTag: String {
-        let hex = String(value, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }
 }
