@@ -21,12 +21,7 @@ enum ExportTilesCommand {
                 let b = try MapExportArea.parseBox(box)
                 area = try MapExportArea(west: b.west, south: b.south, east: b.east, north: b.north, zooms: zooms)
             case (nil, let name):
-                let text = name ?? MapExportArea.Name.district1.rawValue
-                guard let named = MapExportArea.Name(rawValue: text) else {
-                    throw UsageError("unknown --area '\(text.prefix(40))'"
-                        + Suggestion.hint(for: text, in: MapExportArea.Name.allCases.map(\.rawValue))
-                        + " (areas: \(MapExportArea.Name.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
+                let named = name.flatMap(MapExportArea.Name.init(rawValue:)) ?? .district1  // one of the declared choices
                 area = try MapExportArea(named: named, zooms: zooms)
             }
         } catch let error as MapExportError {
@@ -72,7 +67,7 @@ extension ExportTilesCommand {
             """,
         options: [
             .option("out", "FILE.mbtiles", required: true, "the MBTiles file to write; the style and assets go beside it"),
-            .option("area", "NAME", "district1 (default: HCMC District 1), hoankiem (Hanoi) or dataset (all of it)"),
+            .option("area", "NAME", .choice(MapExportArea.Name.allCases.map(\.rawValue)), "district1 (default: HCMC District 1), hoankiem (Hanoi) or dataset (all of it)"),
             .option("bbox", "W,S,E,N", "a box in degrees instead of --area (west,south,east,north)"),
             .option("zoom", "MIN-MAX", "zooms (default 10-16); tiles are cut from MIN to min(MAX, 15); MIN ≤ 15"),
             .option("look", "tm|lm|dm", .choice(MapLook.allCases.map(\.rawValue)), "tm (default), lm (light) or dm (dark): the style's palette"),

@@ -1,6 +1,6 @@
 /// What the value of an ``OptionSpec`` must be. ``check(_:option:)`` is the one place where a
 /// malformed value becomes a usage error, in one wording:
-/// `--NAME must be WHAT, got 'VALUE'`.
+/// `--NAME must be WHAT, got 'VALUE'` (and, for a choice, the nearest word: "; did you mean 'auto'?").
 enum OptionValue: Sendable {
     /// Any text (paths, URLs, names checked by the command itself).
     case text
@@ -19,7 +19,9 @@ enum OptionValue: Sendable {
     /// Throws the usage error for a value that is not what the option takes.
     func check(_ text: String, option: String) throws(UsageError) {
         guard let problem = Self.describe(self, accepting: text) else { return }
-        throw UsageError("--\(option) must be \(problem), got '\(text.prefix(80))'")
+        var hint = ""
+        if case .choice(let words) = self { hint = Suggestion.hint(for: text, in: words) }
+        throw UsageError("--\(option) must be \(problem), got '\(text.prefix(80))'" + hint)
     }
 
     /// What the option takes, for the error; nil when `text` is fine.

@@ -137,7 +137,7 @@ enum ScenariosFromCapture {
     private static func scenarioName(_ given: String?, file: URL) throws -> String {
         if let given {
             guard given.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$", options: .regularExpression) != nil else {
-                throw UsageError("--name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit")
+                throw UsageError("--name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit, got '\(given.prefix(120))'")
             }
             return given
         }

@@ -57,7 +57,7 @@ struct ServeCapture {
             } else {
                 guard let url = URL(string: upstream), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil,
                       url.query == nil else {
-                    throw UsageError("--upstream takes 'live' or a base URL such as http://127.0.0.1:8081, got '\(upstream.prefix(80))'")
+                    throw UsageError("--upstream must be 'live' or a base URL such as http://127.0.0.1:8081, got '\(upstream.prefix(80))'")
                 }
                 baseURL = url
             }

@@ -18,7 +18,7 @@ final class ServeScenarios {
                 "requests with the plain API key KEY get scenario NAME (for apps whose key is baked in); repeatable"),
         .option("seed", "N", .unsigned, "seed for every scenario's random choices (overrides the files' seeds)"),
         .flag("admin", "serve the admin API and request journal under /__sim/ and the dashboard at /__sim/ui/ (loopback Host only, same-origin, POSTs need X-VietMap-Sim-Admin: 1 or a JSON Content-Type; never through --proxy)"),
-        .option("admin-token", "T", "with --admin: the admin API also needs Authorization: Bearer T (with a non-loopback --host and no --admin-token, a token is made up and printed at start)"),
+        .option("admin-token", "T", .nonEmpty, "with --admin: the admin API also needs Authorization: Bearer T (with a non-loopback --host and no --admin-token, a token is made up and printed at start)"),
     ]
 
     let directory: URL?
@@ -58,7 +58,7 @@ final class ServeScenarios {
         for binding in options.all("scenario-key") {
             guard let equals = binding.firstIndex(of: "="), equals != binding.startIndex,
                   binding.index(after: equals) != binding.endIndex else {
-                throw UsageError("--scenario-key takes KEY=NAME (a plain API key bound to a scenario), got '\(binding.prefix(80))'")
+                throw UsageError("--scenario-key must be KEY=NAME[@TAG] (a plain API key bound to a scenario), got '\(binding.prefix(80))'")
             }
             let key = String(binding[..<equals])
             guard boundKeys[key] == nil else {
@@ -69,8 +69,8 @@ final class ServeScenarios {
         self.boundKeys = boundKeys
         admin = options.has("admin")
         adminToken = options.value("admin-token")
-        if let adminToken, adminToken.isEmpty || !admin {
-            throw UsageError(adminToken.isEmpty ? "--admin-token must not be empty" : "--admin-token needs --admin")
+        if adminToken != nil && !admin {
+            throw UsageError("--admin-token needs --admin")
         }
     }
 

@@ -11,7 +11,7 @@ enum SizeOption {
             break
         }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number >= 1, number <= (64 << 30) >> shift else {
-            throw UsageError("--\(option) must be a size from 1 byte to 64G (bytes, or with K, M or G), found '\(text.prefix(40))'")
+            throw UsageError("--\(option) must be a size from 1 byte to 64G (bytes, or with K, M or G), got '\(text.prefix(40))'")
         }
         return number << shift
     }

@@ -126,7 +126,7 @@ final class ExportTilesCLITests: XCTestCase {
             (["--zoom", "16-18"], "tiles stop at z15"),
             (["--zoom", "14-12"], "MIN ≤ MAX"),
             (["--zoom", "12-30"], "zooms go from 0 to 24"),
-            (["--area", "district9"], "unknown --area 'district9'"),
+            (["--area", "district9"], "--area must be district1, hoankiem or dataset, got 'district9'; did you mean 'district1'?"),
             (["--look", "xx"], "--look must be tm, lm or dm, got 'xx'"),
             (["--area", "district1", "--bbox", "106.68,10.76,106.71,10.79"], "not both"),
         ]
