@@ -78,7 +78,10 @@ enum CommandTable {
     /// `vietmap-sim --help`: every command and subcommand, every endpoint (from the wire home,
     /// ``APIEndpoint``), the exit codes.
     static var main: String {
-        let entries = allSpecs.map { ($0.name, $0.summary) } + [("help [COMMAND]", "show the help of a command (also: COMMAND --help)")]
+        let entries = allSpecs.map { ($0.name, $0.summary) } + [
+            ("help [COMMAND]", "show the help of a command (also: COMMAND --help); help --options lists every option of every command as `COMMAND --OPTION`, help --synopsis every usage line"),
+            ("--version", "print the version"),
+        ]
         let width = entries.map(\.0.count).max()! + 2
         let commandLines = entries.map { name, summary in
             HelpText.wrap(summary.split(separator: " ").map(String.init),

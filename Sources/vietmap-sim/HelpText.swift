@@ -19,7 +19,7 @@ enum HelpText {
 
     /// The help of a command with subcommands: their usage lines, the group's prose, then each
     /// subcommand's options.
-    static func group(name: String, discussion: String, subcommands: [CommandSpec]) -> String {
+    static func group(discussion: String, subcommands: [CommandSpec]) -> String {
         var text = subcommands.enumerated().map { index, spec in
             synopsis(spec, prefix: index == 0 ? "USAGE: " : "       ")
         }.joined(separator: "\n")

@@ -7,13 +7,14 @@ extension ScenariosCommand {
     static var subcommandNames: [String] { subcommands.map { String($0.name.dropFirst(name.count + 1)) } }
 
     /// `vietmap-sim scenarios --help`.
-    static var help: String { HelpText.group(name: name, discussion: discussion, subcommands: subcommands) }
+    static var help: String { HelpText.group(discussion: discussion, subcommands: subcommands) }
 
     /// The options `validate` and `list` share, which may come before the subcommand.
     static let folderOptions: [OptionSpec] = [
         .option("scenarios", "DIR", "the folder `serve --scenarios DIR` would load (default ./Scenarios when it exists)"),
     ]
-    /// What parses `scenarios --scenarios DIR validate|list …` up to the subcommand.
+    /// What parses `scenarios --scenarios DIR validate|list …` up to the subcommand (never run:
+    /// ``run(_:)`` hands the arguments to the subcommand it finds).
     static let leadingOptions = CommandSpec(name: name, summary: "", positionals: .any("SUBCOMMAND"), discussion: "",
                                             options: folderOptions, run: { _ in ExitStatus.usage })
 
