@@ -95,6 +95,20 @@ final class HelpCLITests: XCTestCase {
                        "docs/cli.md's first block must be the output of `vietmap-sim help --synopsis`; paste it in")
     }
 
+    /// `scenarios --scenarios DIR validate` (options before the subcommand) is accepted as it always was.
+    func testScenariosOptionsBeforeTheSubcommandStillWork() throws {
+        let folder = Self.root.appendingPathComponent("Scenarios").path
+        let before = try run(["scenarios", "--scenarios", folder, "validate"])
+        XCTAssertEqual(before.status, 0, before.stderr)
+        XCTAssertTrue(before.stdout.hasPrefix("OK: "), before.stdout)
+        XCTAssertEqual(try run(["scenarios", "validate", "--scenarios", folder]).stdout, before.stdout)
+        let help = try run(["scenarios", "--help"])
+        XCTAssertEqual(help.status, 0)
+        for subcommand in ["validate", "list", "from-har", "from-recording"] {
+            XCTAssertTrue(help.stdout.contains("OPTIONS of scenarios \(subcommand):\n"), subcommand)
+        }
+    }
+
     func testMalformedValuesAreUsageErrorsNamingTheOptionNeverDefaults() throws {
         for (arguments, message) in [
             (["bench-routing", "--pairs", "ten"], "--pairs must be a whole number from 1 to 10000000, got 'ten'"),
