@@ -9,27 +9,43 @@ import Scenarios
 
 /// `vietmap-sim bench-routing` (for Scripts/bench-routing; prints figures, asserts nothing): A* vs contraction
 /// hierarchy on one road graph — CH build time, arcs and bytes per vehicle, route p50/p99 and settled states of
-/// both on the same random node pairs (and how many weights differ), a 25 × 25 matrix both ways.
-///   --osm FILE (repeatable) | --db FILE   the graph (default: the embedded whole-city PBF)
-///   --tile K        K copies of the graph side by side (west → east) joined by stitch edges: a synthetic bigger graph
-///   --pairs N       CH pairs per vehicle (default 1000); --astar-pairs M (default min(N, 300))
-///   --vehicles a,b  (default car,motorcycle)
-///   --witness N, --simulation M   witness-search settle limits of the build (defaults: the import's);
-///   --simulate-neighbours   re-simulate neighbours' edge differences after each contraction
+/// both on the same random node pairs (and how many weights differ), a 25 × 25 matrix both ways. Options: ``spec``.
 enum BenchRoutingCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, valued: ["osm", "db", "tile", "pairs", "astar-pairs", "vehicles", "witness", "simulation"],
-                                              boolean: ["help", "simulate-neighbours"])
-        if parsed.has("help") { print(usage); return 0 }
-        let pairs = Int(parsed.value("pairs") ?? "1000") ?? 1000
-        let astarPairs = Int(parsed.value("astar-pairs") ?? "") ?? min(pairs, 300)
-        let tile = max(1, Int(parsed.value("tile") ?? "1") ?? 1)
+    static let spec = CommandSpec(
+        name: "bench-routing",
+        summary: "A* vs contraction hierarchy figures on one road graph (benchmarks; Scripts/bench-routing)",
+        positionals: .none,
+        discussion: """
+            Prints, for each vehicle: the contraction hierarchy's build time, arcs and bytes; route p50/p99 and
+            settled states of A* and of the hierarchy on the same random node pairs (and how many weights
+            differ); full routes through the hierarchy; a 25 × 25 matrix both ways. Asserts nothing.
+            """,
+        options: [
+            .option("osm", "FILE", repeatable: true, "an OSM file to build the graph from (repeatable; default: the embedded whole-city PBF)"),
+            .option("db", "FILE", "take the road graph of this dataset instead of --osm"),
+            .option("tile", "K", .integer(1...1024), "K copies of the graph side by side (west → east) joined by stitch edges: a synthetic bigger graph (default 1)"),
+            .option("pairs", "N", .integer(1...10_000_000), "routes through the hierarchy per vehicle (default 1000)"),
+            .option("astar-pairs", "M", .integer(0...10_000_000), "of those, how many A* routes too (default min(N, 300))"),
+            .option("vehicles", "V[,V…]", "vehicles to build and route (\(Vehicle.allCases.map(\.name).joined(separator: ", ")); default car,motorcycle)"),
+            .option("witness", "N", .integer(1...100_000_000), "witness-search settle limit of the build (default \(ContractionHierarchy.defaultWitnessSettleLimit), the import's)"),
+            .option("simulation", "M", .integer(1...100_000_000), "settle limit of the build's simulated contractions (default \(ContractionHierarchy.defaultSimulationSettleLimit), the import's)"),
+            .flag("simulate-neighbours", "re-simulate neighbours' edge differences after each contraction"),
+        ],
+        run: { try run($0) })
+
+    static func run(_ parsed: CommandLineArguments) throws -> Int32 {
+        let pairs = parsed.integer("pairs") ?? 1000
+        let astarPairs = parsed.integer("astar-pairs") ?? min(pairs, 300)
+        let tile = parsed.integer("tile") ?? 1
         var vehicles: [Vehicle] = []
-        for name in (parsed.value("vehicles") ?? "car,motorcycle").split(separator: ",") {
+        for name in (parsed.value("vehicles") ?? "car,motorcycle").split(separator: ",", omittingEmptySubsequences: false) {
             guard let v = Vehicle(name: String(name)) else {
-                throw CommandLineArguments.UsageError(description: "unknown vehicle '\(name)'")
+                throw UsageError("--vehicles must be names from \(Vehicle.allCases.map(\.name).joined(separator: ", ")) separated by commas, got '\(name.prefix(40))'")
             }
             vehicles.append(v)
+        }
+        if parsed.value("db") != nil && !parsed.all("osm").isEmpty {
+            throw UsageError("give --db or --osm, not both")
         }
         var t0 = now()
         var graph: RoadGraph
@@ -54,8 +70,8 @@ enum BenchRoutingCommand {
             t0 = now()
             let ch = ContractionHierarchy.build(
                 plain, vehicle: v,
-                witnessSettleLimit: Int(parsed.value("witness") ?? "") ?? ContractionHierarchy.defaultWitnessSettleLimit,
-                simulationSettleLimit: Int(parsed.value("simulation") ?? "") ?? ContractionHierarchy.defaultSimulationSettleLimit,
+                witnessSettleLimit: parsed.integer("witness") ?? ContractionHierarchy.defaultWitnessSettleLimit,
+                simulationSettleLimit: parsed.integer("simulation") ?? ContractionHierarchy.defaultSimulationSettleLimit,
                 simulateNeighbours: parsed.has("simulate-neighbours"))
             let s = now() - t0
             hierarchies.append(ch)
@@ -130,11 +146,6 @@ enum BenchRoutingCommand {
         print("RSS at end: \(rssMB()) MB")
         return 0
     }
-
-    static let usage = """
-        vietmap-sim bench-routing [--osm FILE]... [--db FILE] [--tile K] [--pairs N] [--astar-pairs M] [--vehicles car,motorcycle]
-          A* vs contraction hierarchy figures on one road graph (default: the embedded whole-city PBF).
-        """
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     static func pct(_ a: [Double], _ p: Double) -> Double { a.isEmpty ? 0 : a[min(a.count - 1, Int(Double(a.count) * p))] }

@@ -4,51 +4,21 @@ import Dispatch
 import Foundation
 
 /// `vietmap-sim contract`: runs the contract suite (Contracts/) against a simulator URL or the
-/// live service and reports; exit 0 when everything holds, 1 on contract failures, 2 on usage errors.
+/// live service and reports; exit 0 when everything holds, 1 on contract failures, 64 on usage errors.
 enum ContractCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["target", "api-key", "queries", "contracts", "junit", "json", "timeout", "baseline", "seed", "decoder", "decoder-timeout", "accept-gap"],
-                                               boolean: ["help", "scenarios", "pending"])
-        if options.has("help") { print(Usage.contract); return 0 }
-        guard options.positionals.isEmpty else {
-            throw CommandLineArguments.UsageError(description: "unexpected argument '\(options.positionals[0])'")
-        }
-        guard let targetText = options.value("target") else {
-            throw CommandLineArguments.UsageError(description: "contract needs --target URL|live (e.g. --target http://127.0.0.1:8080)")
-        }
+    static func run(_ options: CommandLineArguments) throws -> Int32 {
+        let targetText = options.value("target")!  // required
         let environmentKey = ProcessInfo.processInfo.environment["VIETMAP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         let apiKey = options.value("api-key") ?? environmentKey
-        if options.value("api-key")?.isEmpty == true {
-            throw CommandLineArguments.UsageError(description: "--api-key must not be empty")
-        }
-        var timeout: TimeInterval = 15
-        if let text = options.value("timeout") {
-            guard let value = Double(text), value > 0, value.isFinite else {
-                throw CommandLineArguments.UsageError(description: "--timeout must be a positive number of seconds, got '\(text)'")
-            }
-            timeout = value
-        }
-        var chosenSeed: UInt64 = 1
-        if let text = options.value("seed") {
-            guard let value = UInt64(text) else {
-                throw CommandLineArguments.UsageError(description: "--seed must be a non-negative integer, got '\(text)'")
-            }
-            chosenSeed = value
-        }
-        let seed = chosenSeed
-        var decoderTimeout: TimeInterval = 10
-        if let text = options.value("decoder-timeout") {
-            guard let value = Double(text), value > 0, value.isFinite else {
-                throw CommandLineArguments.UsageError(description: "--decoder-timeout must be a positive number of seconds, got '\(text)'")
-            }
-            decoderTimeout = value
-        }
+        let timeout = options.number("timeout") ?? 15
+        let seed = options.unsigned("seed") ?? 1
+        let decoderTimeout = options.number("decoder-timeout") ?? 10
         if options.value("decoder")?.trimmingCharacters(in: .whitespaces).isEmpty == true {
-            throw CommandLineArguments.UsageError(description: "--decoder needs a command, e.g. --decoder 'node decode.js'")
+            throw UsageError("--decoder needs a command, e.g. --decoder 'node decode.js'")
         }
         let gaps = (options.value("accept-gap") ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if !gaps.isEmpty && options.value("decoder") == nil {
-            throw CommandLineArguments.UsageError(description: "--accept-gap needs --decoder (it accepts findings of the app's decoder)")
+            throw UsageError("--accept-gap needs --decoder (it accepts findings of the app's decoder)")
         }
         let app = options.value("decoder").map { command -> AppContract in
             let decoder = ExternalDecoder(command: command)
@@ -58,15 +28,15 @@ enum ContractCommand {
         let target: ContractSuite.Target
         if targetText == "live" {
             guard let apiKey else {
-                throw CommandLineArguments.UsageError(description: "--target live needs an API key: pass --api-key KEY or set VIETMAP_API_KEY")
+                throw UsageError("--target live needs an API key: pass --api-key KEY or set VIETMAP_API_KEY")
             }
             if options.has("scenarios") || baseline != nil {
-                throw CommandLineArguments.UsageError(description: "--scenarios needs a simulator target (scenarios are the simulator's fault injection)")
+                throw UsageError("--scenarios needs a simulator target (scenarios are the simulator's fault injection)")
             }
             target = .live(apiKey: apiKey)
         } else {
             guard let url = URL(string: targetText), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw CommandLineArguments.UsageError(description: "--target must be an http(s) URL or 'live', got '\(targetText)'")
+                throw UsageError("--target must be an http(s) URL or 'live', got '\(targetText)'")
             }
             target = .simulator(url)
         }
@@ -76,7 +46,7 @@ enum ContractCommand {
             contracts = try Contracts.load(from: options.value("contracts").map { URL(fileURLWithPath: $0) },
                                            queries: options.value("queries").map { URL(fileURLWithPath: $0) })
         } catch {
-            throw CommandLineArguments.UsageError(description: "\(error)".replacingOccurrences(of: "\n", with: "; "))
+            throw UsageError("\(error)".replacingOccurrences(of: "\n", with: "; "))
         }
         let suite = try ContractSuite(target: target, contracts: contracts,
                                       options: .init(simulatorAPIKey: apiKey ?? "contract", timeout: timeout,
@@ -142,49 +112,33 @@ private final class ResultBox<T>: @unchecked Sendable {
     var value: T?
 }
 
-extension Usage {
-    static let contract = """
-        USAGE: vietmap-sim contract --target URL|live [--api-key KEY] [--queries FILE] [--contracts DIR]
-                                    [--junit PATH] [--json PATH] [--scenarios] [--baseline FILE] [--seed N]
-                                    [--decoder COMMAND [--decoder-timeout S]] [--pending] [--timeout S]
-
-        Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
-        each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
-        (with model agreement) and the semantic checks; the recorded live fixtures are checked too.
-        Prints one line per failure (query, JSON path, reason) and a summary.
-        Exit status: 0 when everything holds, 1 on contract failures, 2 on usage errors.
-
-        OPTIONS:
-          --target URL|live  a simulator (e.g. http://127.0.0.1:8080) or the live VietMap service
-          --api-key KEY      API key (default $VIETMAP_API_KEY; required for live; a simulator gets
-                             "contract" when none is given)
-          --queries FILE     another query corpus (default Contracts/queries.json)
-          --contracts DIR    the contracts folder (default ./Contracts)
-          --junit PATH       also write a JUnit XML report
-          --json PATH        also write a JSON report
-          --scenarios        simulator only: run the corpus again under every scenario
-                             (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show
-                             what each does to the reference models; without --baseline it never
-                             changes the exit status
-          --baseline FILE    simulator only, implies --scenarios: compare each scenario's outcome
-                             (survives / breaks-models / crashes) with FILE and exit 1 when one
-                             differs; a missing FILE is written from this run (unless $CI is set),
-                             VIETMAP_SIM_UPDATE_BASELINE=1 rewrites it
-          --decoder COMMAND  the app's models in any language: COMMAND runs once per answer, as
-                             `sh -c 'COMMAND "$@"' - ENDPOINT` with the body on stdin and
-                             VIETMAP_ENDPOINT, VIETMAP_QUERY, VIETMAP_STATUS set; exit 0 = decoded,
-                             another status = a decode failure (stderr's first line the message,
-                             "/json/pointer: message" names the place), a signal or the timeout =
-                             a crash / hang of the app's code (docs/decoders.md)
-          --decoder-timeout S  seconds one decoder run may take (default 10)
-          --accept-gap P[,P…]  JSON pointer patterns (`*` = any element) where the decoder's failures
-                             are accepted gaps, e.g. /paths/*/points for an app that never asks
-                             for points_encoded=false; a gap that matches nothing fails the run
-          --seed N           seed of the scenario runs (default 1): the same seed and target give
-                             the same findings on every run
-          --pending          also run the corpus' queries marked "pending" (endpoints a corpus
-                             marks as not served yet; the shipped corpus has none)
-          --timeout S        per-request timeout in seconds (default 15)
-          -h, --help         show this help
-        """
+extension ContractCommand {
+    static let spec = CommandSpec(
+        name: "contract",
+        summary: "run the contract suite (Contracts/) against a simulator URL or the live service",
+        positionals: .none,
+        discussion: """
+            Runs the contract suite: every query of the corpus (Contracts/queries.json) against the target,
+            each answer checked against the OpenAPI document and JSON Schemas, the reference client's models
+            (with model agreement) and the semantic checks; the recorded live fixtures are checked too.
+            Prints one line per failure (query, JSON path, reason) and a summary.
+            Exit status: 0 when everything holds, 1 on contract failures, 64 on usage errors.
+            """,
+        options: [
+            .option("target", "URL|live", required: true, "a simulator (e.g. http://127.0.0.1:8080) or the live VietMap service"),
+            .option("api-key", "KEY", .nonEmpty, "API key (default $VIETMAP_API_KEY; required for live; a simulator gets \"contract\" when none is given)"),
+            .option("queries", "FILE", "another query corpus (default Contracts/queries.json)"),
+            .option("contracts", "DIR", "the contracts folder (default ./Contracts)"),
+            .option("junit", "PATH", "also write a JUnit XML report"),
+            .option("json", "PATH", "also write a JSON report"),
+            .flag("scenarios", "simulator only: run the corpus again under every scenario (apikey=scenario:NAME@TAG:KEY, names from /__sim/scenarios or ./Scenarios) and show what each does to the reference models; without --baseline it never changes the exit status"),
+            .option("baseline", "FILE", "simulator only, implies --scenarios: compare each scenario's outcome (survives / breaks-models / crashes) with FILE and exit 1 when one differs; a missing FILE is written from this run (unless $CI is set), VIETMAP_SIM_UPDATE_BASELINE=1 rewrites it"),
+            .option("seed", "N", .unsigned, "seed of the scenario runs (default 1): the same seed and target give the same findings on every run"),
+            .option("decoder", "COMMAND", "the app's models in any language: COMMAND runs once per answer, as `sh -c 'COMMAND \"$@\"' - ENDPOINT` with the body on stdin and VIETMAP_ENDPOINT, VIETMAP_QUERY, VIETMAP_STATUS set; exit 0 = decoded, another status = a decode failure (stderr's first line the message, \"/json/pointer: message\" names the place), a signal or the timeout = a crash / hang of the app's code (docs/decoders.md)"),
+            .option("decoder-timeout", "S", .number(0...Double.greatestFiniteMagnitude, unit: "seconds", above: true), "seconds one decoder run may take (default 10)"),
+            .option("accept-gap", "P[,P…]", "with --decoder: JSON pointer patterns (`*` = any element) where the decoder's failures are accepted gaps, e.g. /paths/*/points for an app that never asks for points_encoded=false; a gap that matches nothing fails the run"),
+            .flag("pending", "also run the corpus' queries marked \"pending\" (endpoints a corpus marks as not served yet; the shipped corpus has none)"),
+            .option("timeout", "S", .number(0...Double.greatestFiniteMagnitude, unit: "seconds", above: true), "per-request timeout in seconds (default 15)"),
+        ],
+        run: { try run($0) })
 }

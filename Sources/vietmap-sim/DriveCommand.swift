@@ -8,15 +8,10 @@ import VietMapSimulator
 /// over the default dataset (or `--db`), drives the route into timed GPS fixes (`DrivePlan`) and
 /// streams them as GPX, NMEA or KML to `--out` (temporary file + rename) or stdout. Same options,
 /// same bytes. Problems with the options — a drive of more than `DrivePlan.maxFixes` fixes
-/// among them, counted before any is made — are usage errors (exit 2); no road near a point, no
+/// among them, counted before any is made — are usage errors (exit 64); no road near a point, no
 /// route, or an unusable `--out`/`--db` are one line with exit code 1.
 enum DriveCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, valued: DriveOptions.valued, boolean: ["help"])
-        if parsed.has("help") { print(Usage.drive); return 0 }
-        guard parsed.positionals.isEmpty else {
-            throw CommandLineArguments.UsageError(description: "unexpected argument '\(parsed.positionals[0])'")
-        }
+    static func run(_ parsed: CommandLineArguments) throws -> Int32 {
         let options = try DriveOptions(parsed)
         if let out = options.out { try OutputPath.check(out) }
 
@@ -35,7 +30,7 @@ enum DriveCommand {
         do {
             fixes = try options.plan.fixes(along: timeline)  // counted first: an oversized drive is refused before any fix is made
         } catch {
-            throw CommandLineArguments.UsageError(description: error.description)
+            throw UsageError(error.description)
         }
         let name = "vietmap-sim drive \(options.vehicle.name) " + options.pointLabels.joined(separator: " ")
         let seconds = (try? options.plan.duration(along: timeline)) ?? 0
@@ -70,4 +65,21 @@ enum DriveCommand {
             return "a drive needs --from and --to"
         }
     }
+}
+
+extension DriveCommand {
+    static let spec = CommandSpec(
+        name: "drive",
+        summary: "write a route's GPS trace (GPX/NMEA/KML) to replay on a device",
+        positionals: .none,
+        discussion: """
+            Writes the GPS trace of a drive along the route route v4 answers (the same router, in-process)
+            for replaying on a device: GPX for Xcode's simulated location and the Android emulator, NMEA
+            for the emulator's `geo nmea`, KML. The fixes follow the router's own times, so the trace lasts
+            the route's time (divided by --speed-factor) plus stops and detours. Same options, same bytes.
+            Times AT are seconds on the trace's clock (0 = first fix). A trace has at most 1,000,000 fixes
+            (counted before any is made; ≈ 180 MB of GPX) and is written out as it is made. See docs/drive.md.
+            """,
+        options: DriveOptions.options,
+        run: { try run($0) })
 }

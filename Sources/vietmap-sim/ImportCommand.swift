@@ -16,12 +16,8 @@ enum ImportCommand {
         return MemoryWatch.defaultFloorBytes
     }
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["out"], boolean: ["help", "progress"])
-        if options.has("help") { print(Usage.importCommand); return 0 }
-        guard let out = options.value("out"), !out.isEmpty else {
-            throw CommandLineArguments.UsageError(description: "import needs --out PATH")
-        }
+    static func run(_ options: CommandLineArguments) throws -> Int32 {
+        let out = options.value("out")!  // required, non-empty
         try OutputPath.check(out)
         let stale = DatasetTemporaryFiles.removeStale(in: URL(fileURLWithPath: out).deletingLastPathComponent())
         if !stale.isEmpty {
@@ -78,4 +74,35 @@ enum ImportCommand {
         }
         return false
     }
+}
+
+extension ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        summary: "build a dataset from OSM/CSV/admin files (for serve --db)",
+        positionals: .any("[INPUT…]"),
+        discussion: """
+            Builds a SQLite dataset for `serve --db`. Inputs are recognised by content: POI, street and
+            address-point CSVs, units_2025 / units_pre2025 JSON, the old↔new mapping JSONs, the
+            centroid/bbox CSV, OSM XML (.osm) and OSM PBF (.osm.pbf, e.g. a Geofabrik extract): named
+            POIs and areas, streets, house numbers and roads. Without inputs the embedded default data is used;
+            inputs without any unit file get the embedded units of Vietnam (so `import --out city.sqlite
+            city.osm.pbf` gives a searchable city).
+            The dataset is written to a temporary file and renamed into place when complete: a failed
+            import leaves no partial file and an existing PATH untouched. Each step is shown on stderr
+            (on a terminal, or with --progress) with the memory the import holds. Steps hold one thing
+            at a time (places, then roads, then one or two vehicles' contraction, fewer when memory is
+            short): its memory is that of the largest step, not of everything at once; when the machine has
+            less than 3% of its memory left (at least 256 MiB; VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB sets
+            it) the import stops with one line and exit code 1 rather than exhaust it. An OSM file beyond
+            what OpenStreetMap allows (a node off the Earth, a way of more than 2,000 nodes, …) or a PBF
+            inflating to more than 16 times its size is refused with one line naming the element
+            (docs/limits.md, "Import and drive"). SIGINT/SIGTERM remove the temporary file and exit
+            130/143.
+            """,
+        options: [
+            .option("out", "PATH", .nonEmpty, required: true, "where to write the dataset"),
+            .flag("progress", "show each step on stderr even when it is not a terminal"),
+        ],
+        run: { try run($0) })
 }

@@ -2,45 +2,14 @@ import CountryMaker
 import DefaultData
 import Foundation
 
-/// The default seed as the usage text shows it.
-enum CountryMakerDefaults {
-    static let seed = CountryMaker.defaultSeed
-    static let extraAddresses = CountryMaker.defaultExtraAddresses
-}
-
 /// `vietmap-sim make-country --scale N --out FILE.osm.pbf [--seed S] [--from CITY.osm.pbf]`:
 /// arguments checked before any work (scale, seed, a readable --from, a writable --out), one
 /// progress line on stderr, the report on stdout.
 enum MakeCountryCommand {
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["scale", "out", "seed", "from", "extra-addresses"], boolean: ["help"])
-        if options.has("help") { print(Usage.makeCountry); return 0 }
-        guard options.positionals.isEmpty else {
-            throw CommandLineArguments.UsageError(description: "make-country takes no positional arguments (got '\(options.positionals[0])')")
-        }
-        guard let scaleText = options.value("scale") else {
-            throw CommandLineArguments.UsageError(description: "make-country needs --scale N (1…\(CountryMaker.maxScale))")
-        }
-        guard let scale = Int(scaleText), (1 ... CountryMaker.maxScale).contains(scale) else {
-            throw CommandLineArguments.UsageError(description: "--scale must be an integer 1…\(CountryMaker.maxScale), not '\(scaleText)'")
-        }
-        var seed = CountryMaker.defaultSeed
-        if let seedText = options.value("seed") {
-            guard let value = UInt64(seedText) else {
-                throw CommandLineArguments.UsageError(description: "--seed must be an unsigned integer, not '\(seedText)'")
-            }
-            seed = value
-        }
-        var extraAddresses = CountryMaker.defaultExtraAddresses
-        if let text = options.value("extra-addresses") {
-            guard let value = Int(text), (0 ... 1_000_000).contains(value) else {
-                throw CommandLineArguments.UsageError(description: "--extra-addresses must be an integer 0…1000000, not '\(text)'")
-            }
-            extraAddresses = value
-        }
-        guard let out = options.value("out"), !out.isEmpty else {
-            throw CommandLineArguments.UsageError(description: "make-country needs --out FILE.osm.pbf")
-        }
+    static func run(_ options: CommandLineArguments) throws -> Int32 {
+        let scale = options.integer("scale")!, out = options.value("out")!  // required
+        let seed = options.unsigned("seed") ?? CountryMaker.defaultSeed
+        let extraAddresses = options.integer("extra-addresses") ?? CountryMaker.defaultExtraAddresses
         try OutputPath.check(out)
         let input = options.value("from").map { URL(fileURLWithPath: $0) } ?? DefaultData.hcmcPBF
         guard FileManager.default.isReadableFile(atPath: input.path) else {
@@ -77,4 +46,33 @@ enum MakeCountryCommand {
                      out, report.copies.count, report.nodes, report.ways, report.relations, report.addedAddresses, report.bytes, report.seconds))
         return 0
     }
+}
+
+extension MakeCountryCommand {
+    static let spec = CommandSpec(
+        name: "make-country",
+        summary: "a country-sized OSM extract copied from a city (for import)",
+        positionals: .none,
+        discussion: """
+            Writes a country-sized OSM PBF for `vietmap-sim import`: the part of a city's extract the
+            import uses (roads and their nodes, turn restrictions, POIs, named areas, address points),
+            copied N times over Vietnam's 34 provinces (2025 scheme; several copies side by side per
+            province when N > 34, never overlapping), ids renumbered, coordinates translated, place
+            names and addr:city-like tags varied per copy, the copies joined by `highway=trunk` roads
+            (a spanning tree plus a few extra links) between junctions of their main road networks.
+            Every copy but the first gets K more house numbers along its streets (--extra-addresses).
+            The same input, N and seed give a byte-identical file. The file is written to a temporary
+            file and renamed into place when complete. Progress goes to stderr. See docs/country.md.
+            """,
+        options: [
+            .option("scale", "N", .integer(1...CountryMaker.maxScale), required: true,
+                    "number of copies, 1…\(CountryMaker.maxScale) (1 = the city alone, in place)"),
+            .option("out", "FILE.osm.pbf", .nonEmpty, required: true, "where to write the .osm.pbf"),
+            .option("seed", "S", .unsigned, "seed of the name variations, province order and extra links (default \(CountryMaker.defaultSeed))"),
+            .option("from", "CITY.osm.pbf", "the city to copy, OSM PBF or XML (default: the embedded whole-HCMC 2018 extract, 59k road junctions)"),
+            .option("extra-addresses", "K", .integer(0...1_000_000),
+                    "house numbers added along the streets of every copy but the first (default \(CountryMaker.defaultExtraAddresses); 0 = plain copies)"),
+        ],
+        footer: "Data: derived from OpenStreetMap data, © OpenStreetMap contributors, ODbL 1.0 — like the input.",
+        run: { try run($0) })
 }

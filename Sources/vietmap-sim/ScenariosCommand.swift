@@ -5,24 +5,51 @@ import Scenarios
 /// `vietmap-sim scenarios validate [FILE|DIR…]`, `vietmap-sim scenarios list [DIR]` and
 /// `vietmap-sim scenarios from-har FILE.har …` / `from-recording DIR …` (`ScenariosFromCapture`).
 enum ScenariosCommand {
+    static let name = "scenarios"
+
+    /// `scenarios SUBCOMMAND …`; the options of `validate` and `list` may also come before the
+    /// subcommand (`scenarios --scenarios DIR validate`), as they always could.
     static func run(_ arguments: [String]) throws -> Int32 {
-        switch arguments.first {
-        case "from-har": return try ScenariosFromCapture.runHAR(Array(arguments.dropFirst()))
-        case "from-recording": return try ScenariosFromCapture.runRecordings(Array(arguments.dropFirst()))
-        default: break
+        guard let first = arguments.first else {
+            throw UsageError("scenarios needs a subcommand: \(subcommandNames.joined(separator: ", "))")
         }
-        let options = try CommandLineArguments(arguments, valued: ["scenarios"], boolean: ["help"])
-        if options.has("help") { print(Usage.scenarios); return 0 }
-        guard let subcommand = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios needs a subcommand: validate, list, from-har or from-recording")
+        if first == "--help" || first == "-h" {
+            print(help)
+            return ExitStatus.success
         }
-        let paths = Array(options.positionals.dropFirst())
-        switch subcommand {
-        case "validate": return try validate(paths, directory: options.value("scenarios"))
-        case "list": return try list(paths, directory: options.value("scenarios"))
-        default:
-            throw CommandLineArguments.UsageError(description: "unknown scenarios subcommand '\(subcommand)'; use validate, list, from-har or from-recording")
+        if let spec = subcommand(first) {
+            return try CommandTable.run(spec, Array(arguments.dropFirst()))
         }
+        guard first.hasPrefix("-") else { throw unknown(first) }
+        let leading = try CommandLineArguments(arguments, command: leadingOptions)
+        if leading.has("help") {
+            print(help)
+            return ExitStatus.success
+        }
+        guard let name = leading.positionals.first, let spec = subcommand(name),
+              let index = arguments.firstIndex(of: name) else {
+            throw leading.positionals.first.map(unknown) ?? UsageError("scenarios needs a subcommand: \(subcommandNames.joined(separator: ", "))")
+        }
+        var rest = arguments
+        rest.remove(at: index)
+        return try CommandTable.run(spec, rest)
+    }
+
+    private static func subcommand(_ name: String) -> CommandSpec? {
+        subcommands.first { $0.name == "\(Self.name) \(name)" }
+    }
+
+    private static func unknown(_ name: String) -> UsageError {
+        UsageError("unknown scenarios subcommand '\(name.prefix(80))'" + Suggestion.hint(for: name, in: subcommandNames)
+            + "; use \(subcommandNames.joined(separator: ", "))")
+    }
+
+    static func validate(_ options: CommandLineArguments) throws -> Int32 {
+        try validate(options.positionals, directory: options.value("scenarios"))
+    }
+
+    static func list(_ options: CommandLineArguments) throws -> Int32 {
+        try list(options.positionals, directory: options.value("scenarios"))
     }
 
     /// Prints every problem as `FILE: POINTER: REASON` (exit 1), or an OK line (exit 0).

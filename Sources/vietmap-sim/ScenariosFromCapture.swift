@@ -16,17 +16,11 @@ import VietMapClient
 /// entry. A summary line goes to stderr, after one warning line per entry whose latency was cut
 /// to the 10-minute delay limit.
 enum ScenariosFromCapture {
-    static func runHAR(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["out", "name", "host", "unmatched", "timing", "max-inflated", "max-entries", "max-output"],
-                                               boolean: ["help"])
-        if options.has("help") { print(Usage.scenarios); return 0 }
-        guard options.positionals.count == 1, let path = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios from-har takes exactly one HAR file")
-        }
-        let unmatched = try choice(options.value("unmatched") ?? "simulate", of: ReplayScenario.Unmatched.self, option: "unmatched")
+    static func runHAR(_ options: CommandLineArguments) throws -> Int32 {
+        let path = options.positionals[0]  // exactly one (declared)
+        let unmatched = ReplayScenario.Unmatched(rawValue: options.value("unmatched") ?? "simulate")!  // a declared choice
         let timingName = options.value("timing") ?? "wait"
-        let timing = timingName == "none" ? HARImport.Timing.wait
-            : try choice(timingName, of: HARImport.Timing.self, option: "timing", extra: ["none"])
+        let timing = HARImport.Timing(rawValue: timingName) ?? .wait  // none: no delays, latencies still read
         let file = URL(fileURLWithPath: path)
         let name = try scenarioName(options.value("name"), file: file)
         let givenHosts = options.all("host")
@@ -34,7 +28,7 @@ enum ScenariosFromCapture {
         var budget = HARBudget.standard
         if let text = options.value("max-inflated") { budget.maxInflatedBytes = try SizeOption.bytes(text, option: "max-inflated") }
         if let text = options.value("max-output") { budget.maxOutputBytes = try SizeOption.bytes(text, option: "max-output") }
-        if let text = options.value("max-entries") { budget.maxEntries = try SizeOption.count(text, option: "max-entries", maximum: 10_000_000) }
+        if let count = options.integer("max-entries") { budget.maxEntries = count }
         if let out = options.value("out") { try OutputPath.check(out) }
 
         let result: HARImport.Result
@@ -65,13 +59,9 @@ enum ScenariosFromCapture {
                         out: options.value("out"), command: "from-har", maxOutputBytes: budget.maxOutputBytes)
     }
 
-    static func runRecordings(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineArguments(arguments, valued: ["out", "name", "unmatched"], boolean: ["help"])
-        if options.has("help") { print(Usage.scenarios); return 0 }
-        guard options.positionals.count == 1, let path = options.positionals.first else {
-            throw CommandLineArguments.UsageError(description: "scenarios from-recording takes exactly one folder")
-        }
-        let unmatched = try choice(options.value("unmatched") ?? "simulate", of: ReplayScenario.Unmatched.self, option: "unmatched")
+    static func runRecordings(_ options: CommandLineArguments) throws -> Int32 {
+        let path = options.positionals[0]  // exactly one (declared)
+        let unmatched = ReplayScenario.Unmatched(rawValue: options.value("unmatched") ?? "simulate")!  // a declared choice
         let folder = URL(fileURLWithPath: path, isDirectory: true)
         let name = try scenarioName(options.value("name"), file: folder)
         if let out = options.value("out") { try OutputPath.check(out) }
@@ -147,7 +137,7 @@ enum ScenariosFromCapture {
     private static func scenarioName(_ given: String?, file: URL) throws -> String {
         if let given {
             guard given.range(of: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$", options: .regularExpression) != nil else {
-                throw CommandLineArguments.UsageError(description: "--name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit")
+                throw UsageError("--name must be 1–100 letters, digits, '.', '_' or '-' starting with a letter or digit, got '\(given.prefix(120))'")
             }
             return given
         }
@@ -155,12 +145,5 @@ enum ScenariosFromCapture {
         var name = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
         while let first = name.first, !(first.isLetter || first.isNumber) { name.removeFirst() }
         return name.isEmpty ? "replay" : String(name.prefix(100))
-    }
-
-    private static func choice<T: RawRepresentable & CaseIterable>(_ value: String, of type: T.Type, option: String,
-                                                                    extra: [String] = []) throws -> T where T.RawValue == String {
-        if let parsed = T(rawValue: value) { return parsed }
-        let allowed = T.allCases.map(\.rawValue) + extra
-        throw CommandLineArguments.UsageError(description: "--\(option) must be one of \(allowed.joined(separator: ", ")), found '\(value)'")
     }
 }

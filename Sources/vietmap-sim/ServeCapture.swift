@@ -8,11 +8,20 @@ import VietMapClient
 /// (or `$VIETMAP_API_KEY`), `--upstream-timeout S`, `--upstream-max-body BYTES`, `--record DIR`; `--replay DIR` with
 /// `--replay-timing`; `--fallback simulator` for either. Without these the service answers alone.
 struct ServeCapture {
-    static let valuedOptions = ["upstream", "upstream-key", "upstream-timeout", "upstream-max-body", "fallback", "record", "replay"]
-    static let booleanOptions = ["replay-timing"]
-
     /// The largest `--upstream-max-body`, 1 GiB: a body is held in memory (and recorded) whole.
     static let maxBodyLimit = 1 << 30
+
+    static let options: [OptionSpec] = [
+        .option("upstream", "URL|live", "forward every endpoint (maps too) to another backend (a base URL, or `live` = https://maps.vietmap.vn) instead of computing answers; scenarios still apply. The client's key is checked here and never forwarded"),
+        .option("upstream-key", "KEY", "with --upstream: key sent upstream (else $VIETMAP_API_KEY; required for `live`); never logged, journalled or recorded"),
+        // Whole seconds, as the option has always taken them.
+        .option("upstream-timeout", "S", .integer(1...300), "with --upstream: one deadline for the whole upstream exchange, head and body (1–300 whole seconds, default 10); then 504. Redirects are passed on, never followed"),
+        .option("upstream-max-body", "BYTES", .integer(1...maxBodyLimit), "with --upstream: most body bytes taken from the upstream, after gzip (default 67108864 = 64 MiB, at most 1 GiB); past it a 502, nothing recorded. Statuses outside 100–599: 502"),
+        .option("record", "DIR", "with --upstream: write every upstream exchange to DIR, one file each"),
+        .option("replay", "DIR", "answer from the recordings in DIR (identical requests in recorded order); an unrecorded request is a 404 naming the nearest recording"),
+        .flag("replay-timing", "with --replay: wait each recording's upstream latency before answering"),
+        .option("fallback", "simulator", .choice(["simulator"]), "with --upstream or --replay: answer from the simulator when the upstream fails (unreachable, too slow, past a limit, 5xx) or nothing is recorded; says so in X-VietMap-Sim-Fallback and the journal"),
+    ]
 
     enum Mode {
         case simulator
@@ -30,20 +39,16 @@ struct ServeCapture {
     }
 
     init(options: CommandLineArguments, apiKeys: Set<String>, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        typealias UsageError = CommandLineArguments.UsageError
         let upstream = options.value("upstream"), replay = options.value("replay")
-        if let value = options.value("fallback"), value != "simulator" {
-            throw UsageError(description: "--fallback takes 'simulator', got '\(value.prefix(40))'")
-        }
         fallback = options.value("fallback") != nil
-        if upstream != nil && replay != nil { throw UsageError(description: "--upstream and --replay cannot be combined") }
+        if upstream != nil && replay != nil { throw UsageError("--upstream and --replay cannot be combined") }
         if upstream == nil {
             for name in ["upstream-key", "upstream-timeout", "upstream-max-body", "record"] where options.value(name) != nil {
-                throw UsageError(description: "--\(name) needs --upstream URL|live")
+                throw UsageError("--\(name) needs --upstream URL|live")
             }
         }
-        if replay == nil && options.has("replay-timing") { throw UsageError(description: "--replay-timing needs --replay DIR") }
-        if upstream == nil && replay == nil && fallback { throw UsageError(description: "--fallback needs --upstream or --replay") }
+        if replay == nil && options.has("replay-timing") { throw UsageError("--replay-timing needs --replay DIR") }
+        if upstream == nil && replay == nil && fallback { throw UsageError("--fallback needs --upstream or --replay") }
 
         if let upstream {
             let baseURL: URL
@@ -52,29 +57,16 @@ struct ServeCapture {
             } else {
                 guard let url = URL(string: upstream), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil,
                       url.query == nil else {
-                    throw UsageError(description: "--upstream takes 'live' or a base URL such as http://127.0.0.1:8081, got '\(upstream.prefix(80))'")
+                    throw UsageError("--upstream must be 'live' or a base URL such as http://127.0.0.1:8081, got '\(upstream.prefix(80))'")
                 }
                 baseURL = url
             }
             let key = options.value("upstream-key") ?? environment["VIETMAP_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             if upstream == "live" && key == nil {
-                throw UsageError(description: "--upstream live needs a key: --upstream-key KEY or the environment variable VIETMAP_API_KEY")
+                throw UsageError("--upstream live needs a key: --upstream-key KEY or the environment variable VIETMAP_API_KEY")
             }
-            var timeout: TimeInterval = 10
-            if let text = options.value("upstream-timeout") {
-                // Whole seconds, as the option has always taken them.
-                guard let value = Int(text), (1...300).contains(value) else {
-                    throw UsageError(description: "--upstream-timeout must be a whole number of seconds from 1 to 300, got '\(text.prefix(40))'")
-                }
-                timeout = TimeInterval(value)
-            }
-            var maxBody = UpstreamClient.defaultMaxBodyBytes
-            if let text = options.value("upstream-max-body") {
-                guard let value = Int(text), (1...Self.maxBodyLimit).contains(value) else {
-                    throw UsageError(description: "--upstream-max-body must be a number of bytes from 1 to \(Self.maxBodyLimit), got '\(text.prefix(40))'")
-                }
-                maxBody = value
-            }
+            let timeout = TimeInterval(options.integer("upstream-timeout") ?? 10)
+            let maxBody = options.integer("upstream-max-body") ?? UpstreamClient.defaultMaxBodyBytes
             let record = options.value("record").map { URL(fileURLWithPath: $0, isDirectory: true) }
             mode = .upstream(UpstreamProxy.Configuration(baseURL: baseURL, upstreamKey: key, timeout: timeout, apiKeys: apiKeys,
                                                                 maxBodyBytes: maxBody), record: record)

@@ -9,38 +9,39 @@ import VietMapSimulator
 /// TLS with a certificate from the local CA, refuses every other host with a 403 unless it is in
 /// `--proxy-pass`. See docs/proxy.md.
 struct ServeProxy {
-    static let valued: Set<String> = ["proxy", "proxy-host", "proxy-pass"]
+    static let options: [OptionSpec] = [
+        .option("proxy", "PORT", .integer(0...65535), "also run an HTTP proxy on HOST:PORT (0 = any free port; a second stdout line names it) that answers maps.vietmap.vn from this simulator: CONNECT :443 (TLS with a certificate from the local CA, tls/ca.pem) and http:// requests; scenarios, journal and dashboard apply. Any other host: 403, never contacted"),
+        .option("proxy-host", "HOST", repeatable: true, "with --proxy: also simulate HOST through the proxy; repeatable"),
+        .option("proxy-pass", "HOST[:PORT]", repeatable: true, "with --proxy: let the proxy really connect to HOST (any port, or PORT): CONNECT becomes a plain tunnel, http:// requests are forwarded; repeatable"),
+    ]
 
     let port: UInt16?
     let hosts: [String]
     let passThrough: [ProxyPassThrough]
 
     init(_ options: CommandLineArguments) throws {
-        guard let text = options.value("proxy") else {
+        guard let value = options.integer("proxy") else {
             guard options.all("proxy-host").isEmpty, options.all("proxy-pass").isEmpty else {
-                throw CommandLineArguments.UsageError(description: "--proxy-host and --proxy-pass need --proxy PORT")
+                throw UsageError("--proxy-host and --proxy-pass need --proxy PORT")
             }
             (port, hosts, passThrough) = (nil, [], [])
             return
         }
-        guard let value = UInt16(text) else {
-            throw CommandLineArguments.UsageError(description: "--proxy must be a port from 0 to 65535, got '\(text)'")
-        }
-        port = value
+        port = UInt16(value)
         var hosts = ProxyConfiguration.defaultSimulatedHosts
         for host in options.all("proxy-host") {
             guard let (name, given) = Self.authority(host), given == nil else {
-                throw CommandLineArguments.UsageError(description: "--proxy-host must be a host name or IP address without a port, got '\(host.prefix(100))'")
+                throw UsageError("--proxy-host must be a host name or IP address without a port, got '\(host.prefix(100))'")
             }
             if !hosts.contains(name) { hosts.append(name) }
         }
         self.hosts = hosts
         passThrough = try options.all("proxy-pass").map { text in
             guard let rule = ProxyPassThrough(parsing: text) else {
-                throw CommandLineArguments.UsageError(description: "--proxy-pass must be HOST or HOST:PORT, got '\(text.prefix(100))'")
+                throw UsageError("--proxy-pass must be HOST or HOST:PORT, got '\(text.prefix(100))'")
             }
             guard !hosts.contains(rule.host) else {
-                throw CommandLineArguments.UsageError(description: "--proxy-pass \(rule): \(rule.host) is simulated (a --proxy-host or the default)")
+                throw UsageError("--proxy-pass \(rule): \(rule.host) is simulated (a --proxy-host or the default)")
             }
             return rule
         }

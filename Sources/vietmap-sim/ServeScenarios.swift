@@ -10,7 +10,16 @@ import VietMapSimulator
 ///
 /// Messages go to stderr: stdout's first line stays the ready line.
 final class ServeScenarios {
-    static let booleanOptions = ["skip-broken-scenarios"]
+    static let options: [OptionSpec] = [
+        .option("scenarios", "DIR", "scenario files that add to the built-in ones (embedded in the binary) or override them by name (default ./Scenarios when it exists); reloaded when they change (polled every second) and on SIGHUP. A file of the folder that does not load stops the start (one line: file, place, reason)"),
+        .flag("skip-broken-scenarios", "start anyway, without the files that do not load (each reported; a request for one gets a 401 saying its file does not load)"),
+        .option("scenario", "NAME", "server-wide default scenario (once). Per request: apikey=scenario:NAME[@TAG], the path prefix /__scenario/NAME[@TAG]/… or the header X-VietMap-Sim-Scenario: NAME[@TAG]; the request must also carry a non-empty apikey (else 401), with --api-key K that is K (apikey=K, or apikey=scenario:NAME[@TAG]:K). Spelled only with letters, digits, '-', '_' and '.' (what every SDK's URL builder passes unchanged): apikey=scenario.NAME[__TAG[__K]]"),
+        .option("scenario-key", "KEY=NAME[@TAG]", repeatable: true,
+                "requests with the plain API key KEY get scenario NAME (for apps whose key is baked in); repeatable"),
+        .option("seed", "N", .unsigned, "seed for every scenario's random choices (overrides the files' seeds)"),
+        .flag("admin", "serve the admin API and request journal under /__sim/ and the dashboard at /__sim/ui/ (loopback Host only, same-origin, POSTs need X-VietMap-Sim-Admin: 1 or a JSON Content-Type; never through --proxy)"),
+        .option("admin-token", "T", .nonEmpty, "with --admin: the admin API also needs Authorization: Bearer T (with a non-loopback --host and no --admin-token, a token is made up and printed at start)"),
+    ]
 
     let directory: URL?
     let defaultScenario: String?
@@ -24,17 +33,10 @@ final class ServeScenarios {
     init(options: CommandLineArguments) throws {
         let names = options.all("scenario")
         guard names.count <= 1 else {
-            throw CommandLineArguments.UsageError(description: "--scenario can be given once; put the rules you need in one scenario file")
+            throw UsageError("--scenario can be given once; put the rules you need in one scenario file")
         }
         defaultScenario = names.first
-        if let text = options.value("seed") {
-            guard let value = UInt64(text) else {
-                throw CommandLineArguments.UsageError(description: "--seed must be a whole number from 0 to 2^64-1, got '\(text)'")
-            }
-            seed = value
-        } else {
-            seed = nil
-        }
+        seed = options.unsigned("seed")
         if let path = options.value("scenarios") {
             guard Self.isDirectory(path) else { throw CLIError("scenarios folder not found: \(path)") }
             directory = URL(fileURLWithPath: path)
@@ -56,19 +58,19 @@ final class ServeScenarios {
         for binding in options.all("scenario-key") {
             guard let equals = binding.firstIndex(of: "="), equals != binding.startIndex,
                   binding.index(after: equals) != binding.endIndex else {
-                throw CommandLineArguments.UsageError(description: "--scenario-key takes KEY=NAME (a plain API key bound to a scenario), got '\(binding.prefix(80))'")
+                throw UsageError("--scenario-key must be KEY=NAME[@TAG] (a plain API key bound to a scenario), got '\(binding.prefix(80))'")
             }
             let key = String(binding[..<equals])
             guard boundKeys[key] == nil else {
-                throw CommandLineArguments.UsageError(description: "--scenario-key binds '\(key.prefix(80))' twice")
+                throw UsageError("--scenario-key binds '\(key.prefix(80))' twice")
             }
             boundKeys[key] = String(binding[binding.index(after: equals)...])
         }
         self.boundKeys = boundKeys
         admin = options.has("admin")
         adminToken = options.value("admin-token")
-        if let adminToken, adminToken.isEmpty || !admin {
-            throw CommandLineArguments.UsageError(description: adminToken.isEmpty ? "--admin-token must not be empty" : "--admin-token needs --admin")
+        if adminToken != nil && !admin {
+            throw UsageError("--admin-token needs --admin")
         }
     }
 

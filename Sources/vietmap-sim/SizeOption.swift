@@ -1,7 +1,7 @@
-/// Parses the size and count values of options like `--max-inflated 128M` and `--max-entries 5000`.
+/// Parses the size values of options like `--max-inflated 128M`.
 enum SizeOption {
     /// `1048576`, `512K`, `128M`, `1G` (also `KiB`/`MiB`/`GiB`, any case; powers of 1024), from 1 byte to 64 GiB.
-    static func bytes(_ text: String, option: String) throws(CommandLineArguments.UsageError) -> Int {
+    static func bytes(_ text: String, option: String) throws(UsageError) -> Int {
         let lower = text.lowercased()
         var digits = Substring(lower)
         var shift = 0
@@ -11,16 +11,8 @@ enum SizeOption {
             break
         }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let number = Int(digits), number >= 1, number <= (64 << 30) >> shift else {
-            throw .init(description: "--\(option) must be a size from 1 byte to 64G (bytes, or with K, M or G), found '\(text.prefix(40))'")
+            throw UsageError("--\(option) must be a size from 1 byte to 64G (bytes, or with K, M or G), got '\(text.prefix(40))'")
         }
         return number << shift
-    }
-
-    /// A whole number from 1 to `maximum`.
-    static func count(_ text: String, option: String, maximum: Int) throws(CommandLineArguments.UsageError) -> Int {
-        guard let number = Int(text), number >= 1, number <= maximum else {
-            throw .init(description: "--\(option) must be a whole number from 1 to \(maximum), found '\(text.prefix(40))'")
-        }
-        return number
     }
 }

@@ -37,11 +37,11 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(importHelp.stdout.contains("--out"))
     }
 
-    func testUsageErrorsAreOneLineAndExitCode2() throws {
+    func testUsageErrorsAreOneLineAndExitCode64() throws {
         for arguments in [["--bogus"], ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"], ["serve", "--max-snap-distance", "1e300"],
                           ["frobnicate"], ["import"], ["serve", "extra"]] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 2, "\(arguments)")
+            XCTAssertEqual(outcome.status, 64, "\(arguments)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: "))
         }

@@ -3,7 +3,7 @@ import SimTesting
 import XCTest
 
 /// `vietmap-sim drive` within bounds: a drive of more than 1,000,000 fixes is refused before it
-/// is made (one line naming the options, exit 2, nothing written), `--via`, `--stop`, `--detour`
+/// is made (one line naming the options, exit 64, nothing written), `--via`, `--stop`, `--detour`
 /// and `--gap` are taken at most 1,000 times each, and a trace is streamed out, not held — the same
 /// bytes to a file and to stdout.
 final class DriveBoundsCLITests: XCTestCase {
@@ -32,7 +32,7 @@ final class DriveBoundsCLITests: XCTestCase {
     private func assertRefused(_ arguments: [String], _ fragments: [String], line: UInt = #line) throws {
         let out = folder.appendingPathComponent("refused.gpx")
         let outcome = try drive(arguments + ["--out", out.path])
-        XCTAssertEqual(outcome.status, 2, outcome.stderr, line: line)
+        XCTAssertEqual(outcome.status, 64, outcome.stderr, line: line)
         let lines = outcome.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, outcome.stderr, line: line)
         for fragment in fragments { XCTAssertTrue(outcome.stderr.contains(fragment), "\(fragment) in \(outcome.stderr)", line: line) }

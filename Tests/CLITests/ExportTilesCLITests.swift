@@ -10,7 +10,7 @@ import Zlib
 /// `vietmap-sim export-tiles` over the shared test dataset: District 1 at z12–14 read back with `MBTilesReader`
 /// (every tile of the cover stored — District 1 has roads in each —, TMS rows, gzip, metadata and its
 /// `vector_layers`), the style beside it naming the file and its glyphs and sprite, which exist; bad options are
-/// one line and exit 2 with nothing written; an area without data is exit 1.
+/// one line and exit 64 with nothing written; an area without data is exit 1.
 final class ExportTilesCLITests: XCTestCase {
     /// `MapExportArea.Name.district1`'s box.
     static let district1 = (west: 106.6835, south: 10.7615, east: 106.7135, north: 10.7945)
@@ -117,7 +117,7 @@ final class ExportTilesCLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
     }
 
-    func testBadOptionsAreOneLineExitTwoAndWriteNothing() throws {
+    func testBadOptionsAreOneLineExit64AndWriteNothing() throws {
         let out = folder.appendingPathComponent("bad.mbtiles").path
         let cases: [([String], String)] = [
             (["--bbox", "106.68,10.76,106.71"], "give west,south,east,north"),
@@ -126,18 +126,18 @@ final class ExportTilesCLITests: XCTestCase {
             (["--zoom", "16-18"], "tiles stop at z15"),
             (["--zoom", "14-12"], "MIN ≤ MAX"),
             (["--zoom", "12-30"], "zooms go from 0 to 24"),
-            (["--area", "district9"], "unknown --area 'district9'"),
-            (["--look", "xx"], "unknown --look 'xx'"),
+            (["--area", "district9"], "--area must be district1, hoankiem or dataset, got 'district9'; did you mean 'district1'?"),
+            (["--look", "xx"], "--look must be tm, lm or dm, got 'xx'"),
             (["--area", "district1", "--bbox", "106.68,10.76,106.71,10.79"], "not both"),
         ]
         for (arguments, message) in cases {
             let outcome = try export(arguments + ["--out", out])
-            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
             XCTAssertTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
         }
         let noOut = try export(["--area", "district1"])
-        XCTAssertEqual(noOut.status, 2)
+        XCTAssertEqual(noOut.status, 64)
         XCTAssertTrue(noOut.stderr.contains("needs --out"), noOut.stderr)
         // Inside the world, outside the data: exit 1, one line, no files.
         let empty = try export(["--bbox", "2.29,48.85,2.30,48.86", "--zoom", "12-13", "--out", out])

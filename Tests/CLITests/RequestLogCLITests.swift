@@ -40,7 +40,7 @@ final class RequestLogCLITests: XCTestCase {
 
     func testTheChoiceIsChecked() throws {
         let outcome = try CLIRunner.run(binary, ["serve", "--log-requests", "loud"], in: FileManager.default.temporaryDirectory, environment: [:])
-        XCTAssertEqual(outcome.status, 2)
+        XCTAssertEqual(outcome.status, 64)
         XCTAssertTrue(outcome.stderr.contains("--log-requests must be on, off or auto"), outcome.stderr)
     }
 }

@@ -10,7 +10,7 @@ extension CLITests {
                           ["serve", "--header-timeout", "soon"], ["serve", "--drain-timeout", "-1"],
                           ["serve", "--tls-cert", "/nope.pem"], ["serve", "--tls", "--tls-key", "/nope.pem"]] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
         }
     }

@@ -178,12 +178,12 @@ final class CountryMakerTests: XCTestCase {
         try Data("x".utf8).write(to: notAFolder)
         let out = folder.appendingPathComponent("c.osm.pbf").path
         let cases: [([String], Int32)] = [
-            (["make-country", "--scale", "0", "--out", out], 2),
-            (["make-country", "--scale", "513", "--out", out], 2),
-            (["make-country", "--scale", "x", "--out", out], 2),
-            (["make-country", "--out", out], 2),
-            (["make-country", "--scale", "2"], 2),
-            (["make-country", "--scale", "2", "--seed", "-1", "--out", out], 2),
+            (["make-country", "--scale", "0", "--out", out], 64),
+            (["make-country", "--scale", "513", "--out", out], 64),
+            (["make-country", "--scale", "x", "--out", out], 64),
+            (["make-country", "--out", out], 64),
+            (["make-country", "--scale", "2"], 64),
+            (["make-country", "--scale", "2", "--seed", "-1", "--out", out], 64),
             (["make-country", "--scale", "2", "--out", notAFolder.path + "/c.osm.pbf"], 1),
             (["make-country", "--scale", "2", "--out", folder.path], 1),
             (["make-country", "--scale", "2", "--out", out, "--from", folder.appendingPathComponent("none.pbf").path], 1),

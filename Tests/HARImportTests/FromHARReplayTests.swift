@@ -172,7 +172,7 @@ final class FromHARReplayTests: XCTestCase {
         let missing = try runCLI(["scenarios", "from-har", "nope.har"], in: directory)
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("nope.har: cannot read the file"), missing.stderr)
-        XCTAssertEqual(try runCLI(["scenarios", "from-har", "a.har", "--name", "bad name"], in: directory).status, 2)
-        XCTAssertEqual(try runCLI(["scenarios", "from-har", "a.har", "--unmatched", "maybe"], in: directory).status, 2)
+        XCTAssertEqual(try runCLI(["scenarios", "from-har", "a.har", "--name", "bad name"], in: directory).status, 64)
+        XCTAssertEqual(try runCLI(["scenarios", "from-har", "a.har", "--unmatched", "maybe"], in: directory).status, 64)
     }
 }

@@ -44,13 +44,13 @@ final class ScenariosCommandTests: XCTestCase {
         let unknown = try run(["serve", "--port", "0", "--scenario", "nope"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no scenario named 'nope'"), unknown.stderr)
-        XCTAssertEqual(try run(["serve", "--scenario", "a", "--scenario", "b"]).status, 2)
-        XCTAssertEqual(try run(["serve", "--seed", "x"]).status, 2)
+        XCTAssertEqual(try run(["serve", "--scenario", "a", "--scenario", "b"]).status, 64)
+        XCTAssertEqual(try run(["serve", "--seed", "x"]).status, 64)
         XCTAssertEqual(try run(["serve", "--scenarios", "/nonexistent-folder"]).status, 1)
         let help = try run(["serve", "--help"])
         for option in ["--scenarios", "--scenario", "--seed", "--admin", "--admin-token"] { XCTAssertTrue(help.stdout.contains(option), option) }
-        XCTAssertEqual(try run(["serve", "--admin-token", "t"]).status, 2, "--admin-token needs --admin")
-        XCTAssertEqual(try run(["serve", "--admin", "--admin-token", ""]).status, 2)
+        XCTAssertEqual(try run(["serve", "--admin-token", "t"]).status, 64, "--admin-token needs --admin")
+        XCTAssertEqual(try run(["serve", "--admin", "--admin-token", ""]).status, 64)
     }
 
     /// `serve --api-key team --admin --admin-token T` as started by a user: scenario keys need the

@@ -1,0 +1,49 @@
+import Foundation
+import VietMapWire
+import XCTest
+
+/// The documents' endpoint lists and counts cannot drift from the wire home (issue #37):
+/// docs/api.md's table and Contracts/README.md's name every endpoint of ``APIEndpoint``, and the
+/// counts Contracts/README.md states are those of `APIEndpoint.allCases` and its contract exclusions.
+/// (`vietmap-sim --help` prints the list from the code: HelpCLITests.)
+final class DocsEndpointListTests: XCTestCase {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func text(_ path: String) throws -> String {
+        try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The first cells of the rows of the first table after `heading` (the whole text when nil).
+    private func firstColumn(_ text: String, after heading: String? = nil) throws -> String {
+        var rest = Substring(text)
+        if let heading { rest = rest[try XCTUnwrap(rest.range(of: heading), "no \(heading)").upperBound...] }
+        let rows = rest.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
+        return rows.map { $0.split(separator: "|").first.map(String.init) ?? "" }.joined(separator: "\n")
+    }
+
+    func testDocsAPIListsEveryEndpoint() throws {
+        let names = try firstColumn(try text("docs/api.md"))
+        for endpoint in APIEndpoint.allCases {
+            XCTAssertTrue(names.contains("`\(endpoint.name)`"), "docs/api.md's table lacks \(endpoint.name)")
+        }
+    }
+
+    func testContractsReadmeListsAndCountsTheCoveredEndpoints() throws {
+        let readme = try text("Contracts/README.md")
+        let names = try firstColumn(readme, after: "## Endpoints")
+        let covered = APIEndpoint.allCases.filter { $0.contractExclusion == nil }
+        for endpoint in covered {
+            XCTAssertTrue(names.contains("`\(endpoint.name)`"), "Contracts/README.md's Endpoints table lacks \(endpoint.name)")
+        }
+        for endpoint in APIEndpoint.allCases where endpoint.contractExclusion != nil {
+            XCTAssertFalse(names.contains("`\(endpoint.name)`"), "\(endpoint.name) is outside the corpus")
+        }
+        let all = APIEndpoint.allCases.count, excluded = all - covered.count
+        XCTAssertTrue(readme.contains("all \(all) endpoints of"), "Contracts/README.md must say 'all \(all) endpoints of'")
+        XCTAssertTrue(readme.contains("\(covered.count) of them in the query corpus"),
+                      "Contracts/README.md must say '\(covered.count) of them in the query corpus'")
+        XCTAssertTrue(readme.contains("the \(excluded) map resources"), "Contracts/README.md must say 'the \(excluded) map resources'")
+    }
+}
