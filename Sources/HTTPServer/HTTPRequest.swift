@@ -1,6 +1,6 @@
 import Foundation
 
-/// A complete HTTP request as handed to an `HTTPHandler`: request line, headers and body.
+/// A complete HTTP request as handed to an `HTTPResponder`: request line, headers and body.
 public struct HTTPRequest: Sendable {
     /// The request method as sent, e.g. `"GET"`.
     public var method: String
@@ -20,6 +20,8 @@ public struct HTTPRequest: Sendable {
     /// The numeric address of the client (`127.0.0.1`, `::1`) as the server saw the connection;
     /// nil for requests made in-process.
     public var clientAddress: String?
+    /// The parts of the path a ``RouteTable``'s route matched (`:name` → value); empty elsewhere.
+    public var pathParameters: [String: String] = [:]
 
     public init(method: String, path: String, rawQuery: String = "", query: QueryParameters = QueryParameters(),
                 queryError: QueryParseError? = nil, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {

@@ -146,7 +146,7 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
     context.headers = HTTPHeaders()
 
     context.beginHandling()
-    context.core.handler(request, ResponseHandle(context: context))
+    context.core.responder.respond(to: request, reply: ResponseHandle(context: context))
     switch context.finishHandling() {
     case .respond(let response):
         return queue(response, for: context)

@@ -10,9 +10,9 @@ import Search
 /// The simulated VietMap API: routes requests to the endpoints, checks the API key, renders
 /// errors in the live shapes and sets the headers of section 8.11.
 ///
-/// It knows nothing of sockets: `respond(to:)` maps one request to one response, and `handler`
-/// adapts it to `HTTPServer`.
-public final class VietMapService: Sendable {
+/// It knows nothing of sockets: `respond(to:)` maps one request to one response; as an
+/// `HTTPResponder` it answers at once on the calling thread.
+public final class VietMapService: HTTPResponder {
     /// Accepted keys; empty means any non-empty key.
     public let apiKeys: Set<String>
     public let search: PlaceSearch
@@ -106,8 +106,8 @@ public final class VietMapService: Sendable {
     /// The TSP answer's visiting order (indexes into the request's points, start first).
     public static let pointsOrderHeader = "X-VietMap-Sim-Points-Order"
 
-    public var handler: HTTPHandler {
-        { request, response in response.send(self.respond(to: request)) }
+    public func respond(to request: HTTPRequest, reply: ResponseHandle) {
+        reply.send(respond(to: request))
     }
 
     /// Answers one request. Every response carries `Server-Timing: app;dur=<ms>`, the time spent
