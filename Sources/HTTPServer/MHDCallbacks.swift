@@ -139,8 +139,8 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
                               headers: context.headers, body: context.body)
     request.clientAddress = context.tracked?.peerAddress
     if context.queryHadInvalidUTF8, request.queryError == nil {
-        request.query = QueryParameters()
         request.queryError = .invalidUTF8(component: request.rawQuery)
+        request.query = QueryParameters()
     }
     context.body = Data()
     context.headers = HTTPHeaders()

@@ -326,7 +326,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         guard library.hasRegexConditions, case .selected(let selection, let forwarded) = ScenarioSelection.select(
             request, library: library, defaultName: activeScenario, apiKeys: configuration.apiKeys,
             boundKeys: configuration.boundKeys), let scenario = library.scenario(named: selection.name) else { return nil }
-        let endpoint = APIEndpoint(path: forwarded.path)
+        let endpoint = forwarded.reading?.endpoint
         let steps = min(scenario.regexSteps(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint)),
                         ScenarioLimits.regexStepsPerRequest)
         return steps > Self.heavyRegexSteps ? "scenario '\(selection.name.prefix(60))' may test regexes for \(steps) steps" : nil
@@ -351,19 +351,19 @@ public final class ScenarioEngine: @unchecked Sendable {
         case .none(let forwarded),
              // CORS preflights carry no custom headers and get the normal answer.
              .refused(_, let forwarded) where request.method == "OPTIONS":
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             let plain = Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
             plain.respond(to: forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
 
         case .refused(let refusal, let forwarded):
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             let response = APIResponses.error(APIError(refusal.error, message: refusal.message), for: endpoint)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             finish(response, delay: 0, sequence: sequence, arrival: arrival, note: refusal.message, reply: reply)
 
         case .selected(let selection, let forwarded):
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             guard let scenario = library.scenario(named: selection.name), request.method != "OPTIONS" else {
                 // CORS preflights are not part of the app's traffic a scenario describes.
                 let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: nil)

@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Scenarios
 import VietMapAPI
+import VietMapWire
 
 /// A whole vietmap-sim in this process: the dataset (the embedded default data, built once into
 /// the per-user cache, or a given file), the VietMap endpoints, the scenario engine with the
@@ -249,11 +250,11 @@ public final class SimulatorServer: @unchecked Sendable {
         }
         middleware.append(ServerIndex.middleware(adminEnabled: configuration.adminEnabled,
                                                  keyHint: configuration.apiKeys.isEmpty ? "ANY-NON-EMPTY-KEY" : "YOUR-KEY"))
-        // The page's place lookups go straight to the service: no scenario, not journaled.
-        let key = configuration.apiKeys.first ?? "dashboard"
+        // The page's place lookups go straight to the place endpoint: no front door, no scenario,
+        // not journaled.
         let dashboard = Dashboard(roadGraph: service.roadGraph) { refid in
-            service.respond(to: HTTPRequest(method: "GET", path: "/api/place/v4",
-                                            query: QueryParameters([("apikey", key), ("refid", refid)])))
+            service.respond(to: HTTPRequest(method: "GET", path: APIEndpoint.place.path, query: QueryParameters([("refid", refid)])),
+                            as: .place)
         }
         let dashboardRoutes = configuration.adminEnabled ? dashboard.routes : []
         middleware.append { engine.wrap($0, adminRoutes: dashboardRoutes) }
