@@ -25,6 +25,8 @@ import JSON
 /// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
 ///
 /// Every request first passes `AdminGuard` (Host, Origin, token, no simple state-changing requests).
+/// The rows are `HTTPRoute`s of the one `/__sim` table (`table(engine:extraRoutes:)`, with the
+/// dashboard's): a method a path does not take is a 405 whose `Allow` lists the path's methods.
 ///
 /// Journal filters: `endpoint`, `scenario`, `client`, `status`, `after` (sequence number),
 /// `limit` (last N), `param.NAME=VALUE` (`param.NAME=` for "present").
@@ -37,6 +39,7 @@ enum AdminAPI {
         let message: String
     }
 
+    /// Whether `path` is under `/__sim` (the table's, not the scenario engine's).
     static func handles(_ path: String) -> Bool {
         path == prefix || path.hasPrefix(prefix + "/")
     }
