@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
-                                   "Dataset", "DefaultData", "VietMapWire"]),
+                                   "Dataset", "DefaultData", "VietMapWire", "VietMapWireHTTP"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",

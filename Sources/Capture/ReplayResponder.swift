@@ -15,17 +15,17 @@ import VietMapClient
 /// then the last one again. A request with no recording gets a 404 in the endpoint's error shape
 /// naming the nearest recording and how it differs — or, with `fallback`, the simulator's answer
 /// with `X-VietMap-Sim-Fallback`.
-public final class ReplayResponder: @unchecked Sendable {
+public final class ReplayResponder: HTTPResponder, @unchecked Sendable {
     // @unchecked: `cursors` only under `lock`; the rest is immutable.
     public let recordings: RecordedVietMapProvider
     public let timing: Bool
     public let apiKeys: Set<String>
-    private let fallback: (@Sendable (HTTPRequest) -> HTTPResponse)?
+    private let fallback: (any HTTPResponder)?
     private let lock = NSLock()
     private var cursors: [String: Int] = [:]
 
     public init(recordings: RecordedVietMapProvider, timing: Bool = false, apiKeys: Set<String> = [],
-                fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
+                fallback: (any HTTPResponder)? = nil) {
         self.recordings = RecordedVietMapProvider(recordings: recordings.recordings.map { recording in
             var clamped = recording
             clamped.latencyMilliseconds = recording.latencyMilliseconds.map(Self.replayedLatency)
@@ -38,7 +38,7 @@ public final class ReplayResponder: @unchecked Sendable {
 
     /// Loads every `.json` recording in `directory` (file-name order is replay order).
     public convenience init(directory: URL, timing: Bool = false, apiKeys: Set<String> = [],
-                            fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) throws {
+                            fallback: (any HTTPResponder)? = nil) throws {
         self.init(recordings: try RecordedVietMapProvider(directory: directory), timing: timing, apiKeys: apiKeys, fallback: fallback)
     }
 
@@ -52,14 +52,10 @@ public final class ReplayResponder: @unchecked Sendable {
         return min(milliseconds, maxLatencyMilliseconds)
     }
 
-    public var handler: HTTPHandler {
-        { request, handle in self.handle(request, reply: { handle.send($0) }) }
-    }
-
-    func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func respond(to request: HTTPRequest, reply: ResponseHandle) {
         let endpoint: VMEndpoint
         switch FrontDoor(apiKeys: apiKeys).admit(request) {
-        case .answered(let response): return reply(response)
+        case .answered(let response): return reply.send(response)
         case .admitted(let admitted): endpoint = admitted
         }
 
@@ -67,8 +63,8 @@ public final class ReplayResponder: @unchecked Sendable {
         let matches = recordings.matchingRecordings(for: vmRequest)
         guard let first = matches.first else {
             let detail = recordings.unmatchedDescription(for: vmRequest)
-            if let fallback { return reply(UpstreamProxy.fallbackAnswer(fallback, request, reason: "no recording")) }
-            return reply(APIResponses.error(.notFound("no recording for this request: \(detail)"), for: endpoint))
+            if let fallback { return UpstreamProxy.answer(from: fallback, request, reason: "no recording", reply: reply) }
+            return reply.send(APIResponses.error(.notFound("no recording for this request: \(detail)"), for: endpoint))
         }
         let position: Int = lock.withLock {
             let key = first.suggestedFileName
@@ -85,9 +81,9 @@ public final class ReplayResponder: @unchecked Sendable {
         response.headers.set("X-VietMap-Sim-Replay", "\(position + 1)/\(matches.count)")
         if timing, let latency = recording.latencyMilliseconds, latency > 0 {
             let delayed = response
-            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(latency * 1000)), execute: { reply(delayed) })
+            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int(latency * 1000)), execute: { reply.send(delayed) })
         } else {
-            reply(response)
+            reply.send(response)
         }
     }
 }

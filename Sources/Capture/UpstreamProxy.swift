@@ -23,7 +23,7 @@ import FoundationNetworking
 ///   limit, or answers 5xx: with `fallback`, the simulator answers and the response carries
 ///   `X-VietMap-Sim-Fallback: <reason>`; without it, a 502 (`BAD_GATEWAY`) or 504
 ///   (`GATEWAY_TIMEOUT`) in the endpoint's error shape, and a 5xx is passed on as it came.
-public final class UpstreamProxy: Sendable {
+public final class UpstreamProxy: HTTPResponder {
     public struct Configuration: Sendable {
         /// Scheme, host, port and optional path prefix of the upstream.
         public var baseURL: URL
@@ -54,13 +54,13 @@ public final class UpstreamProxy: Sendable {
     /// Builds the upstream URLs only (`url(for:)`); it never sends.
     private let urls: HTTPVietMapProvider
     private let recorder: ExchangeRecorder?
-    private let fallback: (@Sendable (HTTPRequest) -> HTTPResponse)?
+    private let fallback: (any HTTPResponder)?
     /// Receives one line the first time the upstream answers 401 (nothing after that).
     private let warning: (@Sendable (String) -> Void)?
     private let warnedUnauthorized = OnceFlag()
 
     public init(configuration: Configuration, recorder: ExchangeRecorder? = nil,
-                fallback: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil, warning: (@Sendable (String) -> Void)? = nil) {
+                fallback: (any HTTPResponder)? = nil, warning: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
         self.warning = warning
         self.recorder = recorder
@@ -70,14 +70,10 @@ public final class UpstreamProxy: Sendable {
                                    session: client.session, timeout: configuration.timeout)
     }
 
-    public var handler: HTTPHandler {
-        { request, handle in self.handle(request, reply: { handle.send($0) }) }
-    }
-
-    func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    public func respond(to request: HTTPRequest, reply: ResponseHandle) {
         let endpoint: VMEndpoint
         switch FrontDoor(apiKeys: configuration.apiKeys).admit(request) {
-        case .answered(let response): return reply(response)
+        case .answered(let response): return reply.send(response)
         case .admitted(let admitted): endpoint = admitted
         }
 
@@ -88,7 +84,7 @@ public final class UpstreamProxy: Sendable {
         do {
             url = try urls.url(for: forwarded)
         } catch {
-            return reply(APIResponses.error(APIError(.badGateway, message: "cannot form the upstream URL"), for: endpoint))
+            return reply.send(APIResponses.error(APIError(.badGateway, message: "cannot form the upstream URL"), for: endpoint))
         }
         let method = request.method
         let started = DispatchTime.now().uptimeNanoseconds
@@ -103,15 +99,15 @@ public final class UpstreamProxy: Sendable {
                 }
                 recorder?.record(VMRecording(request: forwarded, response: kept, method: method, recordedAt: Date(), latencyMilliseconds: latency))
                 if answer.status >= 500, let fallback {
-                    return reply(Self.fallbackAnswer(fallback, request, reason: "upstream answered \(answer.status)"))
+                    return Self.answer(from: fallback, request, reason: "upstream answered \(answer.status)", reply: reply)
                 }
                 var response = HTTPResponse(status: answer.status, body: method == "HEAD" ? Data() : answer.body)
                 for (name, value) in headers.sorted(by: { $0.key < $1.key }) { response.headers.set(name, value) }
-                reply(response)
+                reply.send(response)
             case .failure(let failure):
-                if let fallback { return reply(Self.fallbackAnswer(fallback, request, reason: failure.reason)) }
+                if let fallback { return Self.answer(from: fallback, request, reason: failure.reason, reply: reply) }
                 let code: APIErrorCode = failure.status == 504 ? .gatewayTimeout : .badGateway
-                reply(APIResponses.error(APIError(code, message: failure.reason), for: endpoint))
+                reply.send(APIResponses.error(APIError(code, message: failure.reason), for: endpoint))
             }
         }
     }
@@ -125,11 +121,13 @@ public final class UpstreamProxy: Sendable {
         return "warning: the upstream \(upstream) answered 401 to \(path) with the key of --upstream-key (or VIETMAP_API_KEY): check that key — answers passed on, and recorded, are 401s"
     }
 
-    /// The simulator's answer, marked as a fallback.
-    static func fallbackAnswer(_ fallback: @Sendable (HTTPRequest) -> HTTPResponse, _ request: HTTPRequest, reason: String) -> HTTPResponse {
-        var response = fallback(request)
-        response.headers.set(CaptureEndpoint.fallbackHeader, "simulator; \(reason)")
-        return response
+    /// Sends the simulator's answer, marked as a fallback.
+    static func answer(from fallback: any HTTPResponder, _ request: HTTPRequest, reason: String, reply: ResponseHandle) {
+        fallback.respond(to: request) { answer in
+            var response = answer
+            response.headers.set(CaptureEndpoint.fallbackHeader, "simulator; \(reason)")
+            reply.send(response)
+        }
     }
 }
 

@@ -8,16 +8,18 @@
 /// higher priority than theirs. Heavy requests wait for one of the executor's threads, in turns
 /// across clients.
 public enum CostAwareServing {
-    /// `inner`, with the requests for which `heavyReason` gives a reason run on `executor` (queued
-    /// under their client address) instead of the calling server thread.
-    public static func handler(_ inner: @escaping HTTPHandler, executor: HeavyWorkExecutor,
-                               heavyReason: @escaping @Sendable (HTTPRequest) -> String?) -> HTTPHandler {
-        { request, response in
-            guard heavyReason(request) != nil else {
-                inner(request, response)
-                return
+    /// Middleware: the requests for which `heavyReason` gives a reason go on to the next responder
+    /// on `executor` (queued under their client address) instead of the calling server thread.
+    public static func middleware(executor: HeavyWorkExecutor,
+                                  heavyReason: @escaping @Sendable (HTTPRequest) -> String?) -> HTTPMiddleware {
+        { next in
+            ClosureResponder { request, reply in
+                guard heavyReason(request) != nil else {
+                    next.respond(to: request, reply: reply)
+                    return
+                }
+                executor.submit(client: request.clientAddress ?? "") { next.respond(to: request, reply: reply) }
             }
-            executor.submit(client: request.clientAddress ?? "") { inner(request, response) }
         }
     }
 }

@@ -1,15 +1,14 @@
 import Foundation
 
-/// A complete HTTP request as handed to an `HTTPHandler`: request line, headers and body.
+/// A complete HTTP request as handed to an `HTTPResponder`: request line, headers and body.
 public struct HTTPRequest: Sendable {
     /// The request method as sent, e.g. `"GET"`.
     public var method: String
     /// The percent-decoded path without the query, e.g. `"/api/place/v4"`. Decoding is
     /// lenient: malformed escapes are kept as sent, invalid UTF-8 becomes U+FFFD.
     public var path: String
-    /// The query exactly as received, without the `?` (empty when there is none).
-    public var rawQuery: String
-    /// The decoded query; empty when `queryError` is set.
+    /// The query: decoded parameters (with the text they were read from while unchanged);
+    /// empty when `queryError` is set.
     public var query: QueryParameters
     /// Set when `rawQuery` could not be decoded; the handler should answer 400.
     public var queryError: QueryParseError?
@@ -20,12 +19,15 @@ public struct HTTPRequest: Sendable {
     /// The numeric address of the client (`127.0.0.1`, `::1`) as the server saw the connection;
     /// nil for requests made in-process.
     public var clientAddress: String?
+    /// The parts of the path a ``RouteTable``'s route matched (`:name` → value); empty elsewhere.
+    public var pathParameters: [String: String] = [:]
+    /// What responders in front handed down with the request (``RequestAttachments``).
+    public var attachments = RequestAttachments()
 
-    public init(method: String, path: String, rawQuery: String = "", query: QueryParameters = QueryParameters(),
+    public init(method: String, path: String, query: QueryParameters = QueryParameters(),
                 queryError: QueryParseError? = nil, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.method = method
         self.path = path
-        self.rawQuery = rawQuery
         self.query = query
         self.queryError = queryError
         self.headers = headers
@@ -51,7 +53,10 @@ public struct HTTPRequest: Sendable {
         } catch {
             queryError = error
         }
-        self.init(method: method, path: PercentDecoding.decodeLenient(pathPart), rawQuery: String(rawQuery),
+        self.init(method: method, path: PercentDecoding.decodeLenient(pathPart),
                   query: query, queryError: queryError, headers: headers, body: body)
     }
+
+    /// The query as text, without the `?` (`QueryParameters.text`: as received while unchanged).
+    public var rawQuery: String { query.text }
 }

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Platform
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of event-loop threads calls `handler` for
+/// An HTTP/1.1 server on libmicrohttpd: a pool of event-loop threads calls `responder` for
 /// every complete request. Requests answered later (`ResponseHandle.send` from another
 /// queue) are suspended meanwhile and hold no thread.
 ///
@@ -12,7 +12,7 @@ import Platform
 ///     try server.start()
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
-    private let handler: HTTPHandler
+    private let responder: any HTTPResponder
 
     private let lock = NSLock()
     private var running: Running?
@@ -35,9 +35,15 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: @escaping HTTPHandler) {
+    public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), responder: any HTTPResponder) {
         self.configuration = configuration
-        self.handler = handler
+        self.responder = responder
+    }
+
+    /// A server whose responder is `handler` (a ``ClosureResponder``).
+    public convenience init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+                            handler: @escaping @Sendable (_ request: HTTPRequest, _ reply: ResponseHandle) -> Void) {
+        self.init(configuration: configuration, responder: ClosureResponder(handler))
     }
 
     deinit {
@@ -159,7 +165,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func startDaemon(address: ListeningAddress, hardLimit: Int,
                              endpoint: String) throws(HTTPServerError) -> Running {
         let config = configuration
-        let core = ServerCore(handler: handler, configuration: config)
+        let core = ServerCore(responder: responder, configuration: config)
         let log = UnsafeMutablePointer<vmsim_mhd_log>.allocate(capacity: 1)
         vmsim_mhd_log_init(log)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue

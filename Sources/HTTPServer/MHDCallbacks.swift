@@ -139,14 +139,14 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
                               headers: context.headers, body: context.body)
     request.clientAddress = context.tracked?.peerAddress
     if context.queryHadInvalidUTF8, request.queryError == nil {
-        request.query = QueryParameters()
         request.queryError = .invalidUTF8(component: request.rawQuery)
+        request.query = QueryParameters()
     }
     context.body = Data()
     context.headers = HTTPHeaders()
 
     context.beginHandling()
-    context.core.handler(request, ResponseHandle(context: context))
+    context.core.responder.respond(to: request, reply: ResponseHandle(context: context))
     switch context.finishHandling() {
     case .respond(let response):
         return queue(response, for: context)

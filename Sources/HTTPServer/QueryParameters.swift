@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a raw query string could not be decoded. The API layer answers such requests with 400.
 public enum QueryParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A `%` not followed by two hex digits, e.g. `%G1` or a trailing `%`.
@@ -18,12 +20,28 @@ public enum QueryParseError: Error, Sendable, Equatable, CustomStringConvertible
 /// Decoded `application/x-www-form-urlencoded` query parameters.
 ///
 /// Keeps the order of the query and repeated names (`point=1,2&point=3,4`).
-/// Names are compared exactly (case-sensitive), as the query string is.
+/// Names are compared exactly (case-sensitive), as the query string is. Parsed ones keep the
+/// text they were read from (`receivedText`) until their items change: one query, never two
+/// copies to keep in step.
 public struct QueryParameters: Sendable, Equatable {
-    public var items: [(name: String, value: String)]
+    public var items: [(name: String, value: String)] {
+        didSet { receivedText = nil }
+    }
+
+    /// The text these parameters were parsed from, exactly as received (`text=ben%20thanh`); nil
+    /// for parameters built in code or changed since (`text` then encodes the items).
+    public private(set) var receivedText: String?
 
     public init(_ items: [(name: String, value: String)] = []) {
         self.items = items
+    }
+
+    /// The query as text: as received, else the items percent-encoded (`name=value&…`).
+    public var text: String {
+        if let receivedText { return receivedText }
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        func encode(_ part: String) -> String { part.addingPercentEncoding(withAllowedCharacters: allowed) ?? part }
+        return items.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
     /// Parses a raw query (without the leading `?`): `&`-separated `name=value` pairs,
@@ -38,6 +56,7 @@ public struct QueryParameters: Sendable, Equatable {
         case .success(let items): self.items = items
         case .failure(let error): throw error
         }
+        receivedText = rawQuery
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[(name: String, value: String)], QueryParseError> {

@@ -1,4 +1,4 @@
-/// The way a handler answers a request: call `send` exactly once, from any thread, now or
+/// The way a responder answers a request: call `send` exactly once, from any thread, now or
 /// later. Calls after the first, and calls after the client went away or the server
 /// stopped, are ignored.
 public final class ResponseHandle: @unchecked Sendable {
@@ -8,8 +8,8 @@ public final class ResponseHandle: @unchecked Sendable {
         self.deliver = { context.deliver($0) }
     }
 
-    /// A handle that passes the response to `deliver`, for handlers that wrap other
-    /// handlers (e.g. fault injection) and need to see or delay the inner answer.
+    /// A handle that passes the response to `deliver`, for responders in front of others
+    /// (middleware, fault injection) that need to see or delay the inner answer.
     public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
         self.deliver = deliver
     }
@@ -19,6 +19,3 @@ public final class ResponseHandle: @unchecked Sendable {
     }
 }
 
-/// Handles one request. Runs on a server thread: answer right away, or hand the work to
-/// another queue and call `send` from there; never block or sleep in the handler.
-public typealias HTTPHandler = @Sendable (HTTPRequest, ResponseHandle) -> Void

@@ -1,10 +1,10 @@
 import Foundation
 
-/// What the MHD callbacks share for one running daemon: the handler, the limits, the
+/// What the MHD callbacks share for one running daemon: the responder, the limits, the
 /// connection guard, and the set of currently suspended requests (so `stop()` can resume
 /// them before MHD_stop_daemon, which must never see a suspended connection).
 final class ServerCore: @unchecked Sendable {
-    let handler: HTTPHandler
+    let responder: any HTTPResponder
     let configuration: HTTPServerConfiguration
     let connectionGuard: ConnectionGuard
 
@@ -13,8 +13,8 @@ final class ServerCore: @unchecked Sendable {
     private var draining = false
     private var suspended: [ObjectIdentifier: RequestContext] = [:]
 
-    init(handler: @escaping HTTPHandler, configuration: HTTPServerConfiguration) {
-        self.handler = handler
+    init(responder: any HTTPResponder, configuration: HTTPServerConfiguration) {
+        self.responder = responder
         self.configuration = configuration
         self.connectionGuard = ConnectionGuard(maxConnections: configuration.maxConnections,
                                                headerTimeout: configuration.headerTimeout,

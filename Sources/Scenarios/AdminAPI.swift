@@ -25,6 +25,8 @@ import JSON
 /// | `DELETE /__sim/journal`, `POST /__sim/journal/clear` | empty the journal |
 ///
 /// Every request first passes `AdminGuard` (Host, Origin, token, no simple state-changing requests).
+/// The rows are `HTTPRoute`s of the one `/__sim` table (`table(engine:extraRoutes:)`, with the
+/// dashboard's): a method a path does not take is a 405 whose `Allow` lists the path's methods.
 ///
 /// Journal filters: `endpoint`, `scenario`, `client`, `status`, `after` (sequence number),
 /// `limit` (last N), `param.NAME=VALUE` (`param.NAME=` for "present").
@@ -37,137 +39,172 @@ enum AdminAPI {
         let message: String
     }
 
+    /// Whether `path` is under `/__sim` (the table's, not the scenario engine's).
     static func handles(_ path: String) -> Bool {
         path == prefix || path.hasPrefix(prefix + "/")
     }
 
-    static func respond(to request: HTTPRequest, engine: ScenarioEngine) -> HTTPResponse {
-        do {
-            return try route(request, engine: engine)
-        } catch {
-            return json(["error": .string(error.message)], status: error.status)
-        }
+    /// The `/__sim` table: the admin API's routes and `extraRoutes` (the dashboard's) behind one
+    /// guard (`AdminGuard`: Host, Origin, token but for open routes, state-changing requests).
+    static func table(engine: ScenarioEngine, extraRoutes: [HTTPRoute]) -> RouteTable {
+        let guardian = AdminGuard(token: engine.adminToken, extraHosts: engine.configuration.adminHosts)
+        return RouteTable(routes(engine) + extraRoutes, admission: { request, open in
+            guardian.check(request, tokenRequired: !open).map(refusal)
+        }, failure: { request, failure in
+            switch failure {
+            case .notFound:
+                var path = String(request.path.dropFirst(prefix.count))
+                if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+                return json(["error": .string("no admin endpoint \(prefix + path.prefix(100))")], status: 404)
+            case .methodNotAllowed(let allowed):
+                var response = json(["error": .string("method \(request.method.prefix(10)) not allowed here")], status: 405)
+                response.headers.set("Allow", allowed)
+                return response
+            case .malformedQuery(let problem):
+                return json(["error": .string("malformed query: \(problem)")], status: 400)
+            }
+        })
     }
 
-    private static func route(_ request: HTTPRequest, engine: ScenarioEngine) throws(Failure) -> HTTPResponse {
-        var path = String(request.path.dropFirst(prefix.count))
-        if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-        let method = request.method
-        let query = request.query
-        if let problem = request.queryError { throw Failure(status: 400, message: "malformed query: \(problem)") }
-
-        switch (method, path) {
-        case ("GET", ""), ("GET", "/"):
-            return json(["endpoints": .array(endpointList.map { .string($0) })])
-        case ("GET", "/scenarios"):
-            return json(scenarioList(engine))
-        case ("POST", "/scenarios"):
-            return try putScenario(request.body, expectedName: nil, engine: engine)
-        case ("PUT", _) where path.hasPrefix("/scenarios/") && !path.dropFirst("/scenarios/".count).contains("/"):
-            return try putScenario(request.body, expectedName: String(path.dropFirst("/scenarios/".count)), engine: engine)
-        case ("DELETE", _) where path.hasPrefix("/scenarios/") && !path.dropFirst("/scenarios/".count).contains("/"):
-            let name = String(path.dropFirst("/scenarios/".count))
-            do {
-                try engine.removeRuntimeScenario(name)
-            } catch {
-                throw Failure(status: error.status, message: error.description)
-            }
-            return json(["removed": .string(name)])
-        case ("POST", _) where path.hasPrefix("/scenarios/") && path.hasSuffix("/save"):
-            let name = String(path.dropFirst("/scenarios/".count).dropLast("/save".count))
-            do {
-                let file = try engine.saveRuntimeScenario(name)
-                return json(["saved": .string(name), "file": .string(file.path)])
-            } catch {
-                throw Failure(status: error.status, message: error.description)
-            }
-        case ("GET", _) where path.hasPrefix("/scenarios/"):
-            let name = String(path.dropFirst("/scenarios/".count))
-            guard let scenario = engine.library.scenario(named: name) else {
-                throw Failure(status: 404, message: "no scenario named '\(name)'")
-            }
-            return json(scenario.source)
-        case ("GET", "/active"):
-            return json(["active": .string(engine.activeScenario)])
-        case ("POST", "/activate"):
-            guard let name = query.first("scenario") ?? bodyMember(request, "scenario") else {
-                throw Failure(status: 400, message: "give the scenario: /__sim/activate?scenario=NAME")
-            }
-            do {
-                try engine.activate(name)
-            } catch {
-                throw Failure(status: 404, message: error.description)
-            }
-            return json(["active": .string(name)])
-        case ("POST", "/deactivate"):
-            engine.deactivate()
-            return json(["active": .null])
-        case ("GET", "/states"):
-            let limit = try integer(query, "limit", default: defaultStatesPage, in: 1...maxStatesPage)
-            let offset = try integer(query, "offset", default: 0, in: 0...Int.max)
-            let after: Int? = query.first("after") == nil ? nil : try integer(query, "after", default: 0, in: 0...Int.max)
-            let page = engine.statePage(after: after, offset: offset, limit: limit)
-            let counts = engine.stateCounts
-            let states = page.states.map { entry -> JSONValue in
-                .object(JSONObject([
-                    ("id", .integer(entry.id)), ("scenario", .string(entry.scenario)),
-                    ("apikey", .string(ScenarioSelection.redacted(entry.apiKey, apiKeys: engine.configuration.apiKeys))),
-                    ("state", .string(entry.state)),
-                ]))
-            }
-            return json(.object(JSONObject([
-                ("total", .integer(page.total)), ("capacity", .integer(counts.capacity)), ("evicted", .integer(counts.evicted)),
-                ("limit", .integer(limit)), ("next", page.next.map { .integer($0) } ?? .null), ("states", .array(states)),
-            ])))
-        case ("POST", "/reset"):
-            let count = engine.resetState(scenario: query.first("scenario"), apiKey: query.first("apikey"))
-            return json(["reset": .integer(count)])
-        case ("POST", "/reload"):
-            let issues = engine.reload()
-            return json(["scenarios": .integer(engine.library.scenarios.count), "errors": .array(issues.map(issueJSON))])
-        case ("GET", "/journal"):
-            let filter = try JournalQuery(adminQuery: query)
-            let entries = engine.journal.entries(matching: filter)
-            let times = entries.map(\.arrivalMilliseconds)
-            let gaps = zip(times.dropFirst(), times).map { ($0 - $1) }
-            return json(.object(JSONObject([
-                ("count", .integer(entries.count)),
-                ("gapsMs", .array(gaps.map { .number(($0 * 1000).rounded() / 1000) })),
-                ("minGapMs", gaps.min().map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
-                ("entries", .array(entries.map(\.json))),
-            ])))
-        case ("GET", "/journal/count"):
-            return json(["count": .integer(engine.journal.count(matching: try JournalQuery(adminQuery: query)))])
-        case ("GET", _) where path.hasPrefix("/journal/") && path.hasSuffix("/scenario")
-            && Int(path.dropFirst("/journal/".count).dropLast("/scenario".count)) != nil:
-            let sequence = String(path.dropFirst("/journal/".count).dropLast("/scenario".count))
-            guard let entry = engine.journal.entry(sequence: Int(sequence)!) else {
-                throw Failure(status: 404, message: "journal entry \(sequence) is not (or no longer) in the journal")
-            }
-            var response = HTTPResponse.json(Data(JSONPrettyPrinter.string(try JournalReplay.scenario(for: entry, name: query.first("name"))).utf8))
-            response.headers.set("Cache-Control", "no-store")
-            return response
-        case ("GET", _) where path.hasPrefix("/journal/") && Int(path.dropFirst("/journal/".count)) != nil:
-            guard let entry = engine.journal.entry(sequence: Int(path.dropFirst("/journal/".count))!) else {
-                throw Failure(status: 404, message: "journal entry \(path.dropFirst("/journal/".count)) is not (or no longer) in the journal")
-            }
-            return json(entry.detailJSON)
-        case ("DELETE", "/journal"), ("POST", "/journal/clear"):
-            return json(["cleared": .integer(engine.journal.clear())])
-        default:
-            let known = endpointList.contains { $0.hasSuffix(" " + prefix + path) }
-            throw Failure(status: known ? 405 : 404,
-                          message: known ? "method \(method.prefix(10)) not allowed here" : "no admin endpoint \(prefix + path.prefix(100))")
-        }
+    /// The admin API's routes, in the order its index lists them.
+    private static func routes(_ engine: ScenarioEngine) -> [HTTPRoute] {
+        [
+            route("GET", "/__sim", listed: false) { _ in
+                json(["endpoints": .array(routes(engine).compactMap(\.listed).map { .string($0) })])
+            },
+            route("GET", "/__sim/scenarios") { _ in json(scenarioList(engine)) },
+            route("GET", "/__sim/scenarios/*name", listed: "NAME") { request throws(Failure) in
+                let name = request.pathParameters["name"] ?? ""
+                guard let scenario = engine.library.scenario(named: name) else {
+                    throw Failure(status: 404, message: "no scenario named '\(name)'")
+                }
+                return json(scenario.source)
+            },
+            route("POST", "/__sim/scenarios") { request throws(Failure) in
+                try putScenario(request.body, expectedName: nil, engine: engine)
+            },
+            route("PUT", "/__sim/scenarios/:name", listed: "NAME") { request throws(Failure) in
+                try putScenario(request.body, expectedName: request.pathParameters["name"] ?? "", engine: engine)
+            },
+            route("DELETE", "/__sim/scenarios/:name", listed: "NAME") { request throws(Failure) in
+                let name = request.pathParameters["name"] ?? ""
+                do throws(RuntimeScenarioError) {
+                    try engine.removeRuntimeScenario(name)
+                } catch {
+                    throw Failure(status: error.status, message: error.description)
+                }
+                return json(["removed": .string(name)])
+            },
+            route("POST", "/__sim/scenarios/*name/save", listed: "NAME") { request throws(Failure) in
+                let name = request.pathParameters["name"] ?? ""
+                do throws(RuntimeScenarioError) {
+                    let file = try engine.saveRuntimeScenario(name)
+                    return json(["saved": .string(name), "file": .string(file.path)])
+                } catch {
+                    throw Failure(status: error.status, message: error.description)
+                }
+            },
+            route("GET", "/__sim/active") { _ in json(["active": .string(engine.activeScenario)]) },
+            route("POST", "/__sim/activate") { request throws(Failure) in
+                guard let name = request.query.first("scenario") ?? bodyMember(request, "scenario") else {
+                    throw Failure(status: 400, message: "give the scenario: /__sim/activate?scenario=NAME")
+                }
+                do throws(ScenarioEngineError) {
+                    try engine.activate(name)
+                } catch {
+                    throw Failure(status: 404, message: error.description)
+                }
+                return json(["active": .string(name)])
+            },
+            route("POST", "/__sim/deactivate") { _ in
+                engine.deactivate()
+                return json(["active": .null])
+            },
+            route("GET", "/__sim/states") { request throws(Failure) in try states(request.query, engine: engine) },
+            route("POST", "/__sim/reset") { request in
+                let query = request.query
+                return json(["reset": .integer(engine.resetState(scenario: query.first("scenario"), apiKey: query.first("apikey")))])
+            },
+            route("POST", "/__sim/reload") { _ in
+                let issues = engine.reload()
+                return json(["scenarios": .integer(engine.library.scenarios.count), "errors": .array(issues.map(issueJSON))])
+            },
+            route("GET", "/__sim/journal") { request throws(Failure) in
+                let entries = engine.journal.entries(matching: try JournalQuery(adminQuery: request.query))
+                let times = entries.map(\.arrivalMilliseconds)
+                let gaps = zip(times.dropFirst(), times).map { ($0 - $1) }
+                return json(.object(JSONObject([
+                    ("count", .integer(entries.count)),
+                    ("gapsMs", .array(gaps.map { .number(($0 * 1000).rounded() / 1000) })),
+                    ("minGapMs", gaps.min().map { .number(($0 * 1000).rounded() / 1000) } ?? .null),
+                    ("entries", .array(entries.map(\.json))),
+                ])))
+            },
+            route("GET", "/__sim/journal/count") { request throws(Failure) in
+                json(["count": .integer(engine.journal.count(matching: try JournalQuery(adminQuery: request.query)))])
+            },
+            route("GET", "/__sim/journal/#seq", listed: "SEQ") { request throws(Failure) in
+                let sequence = request.pathParameters["seq"] ?? ""
+                guard let entry = engine.journal.entry(sequence: Int(sequence) ?? -1) else {
+                    throw Failure(status: 404, message: "journal entry \(sequence) is not (or no longer) in the journal")
+                }
+                return json(entry.detailJSON)
+            },
+            route("GET", "/__sim/journal/#seq/scenario", listed: "SEQ") { request throws(Failure) in
+                let sequence = request.pathParameters["seq"] ?? ""
+                guard let entry = engine.journal.entry(sequence: Int(sequence) ?? -1) else {
+                    throw Failure(status: 404, message: "journal entry \(sequence) is not (or no longer) in the journal")
+                }
+                let document = try JournalReplay.scenario(for: entry, name: request.query.first("name"))
+                var response = HTTPResponse.json(Data(JSONPrettyPrinter.string(document).utf8))
+                response.headers.set("Cache-Control", "no-store")
+                return response
+            },
+            route("DELETE", "/__sim/journal") { _ in json(["cleared": .integer(engine.journal.clear())]) },
+            route("POST", "/__sim/journal/clear") { _ in json(["cleared": .integer(engine.journal.clear())]) },
+        ]
     }
 
-    private static let endpointList = [
-        "GET /__sim/scenarios", "GET /__sim/scenarios/NAME", "POST /__sim/scenarios", "PUT /__sim/scenarios/NAME",
-        "DELETE /__sim/scenarios/NAME", "POST /__sim/scenarios/NAME/save", "GET /__sim/active", "POST /__sim/activate",
-        "POST /__sim/deactivate", "GET /__sim/states", "POST /__sim/reset", "POST /__sim/reload", "GET /__sim/journal",
-        "GET /__sim/journal/count", "GET /__sim/journal/SEQ", "GET /__sim/journal/SEQ/scenario",
-        "DELETE /__sim/journal", "POST /__sim/journal/clear",
-    ]
+    /// One admin route: `answer` throws a `Failure` to answer with its status. `listed`: how the
+    /// index names the pattern's parameter (`NAME`, `SEQ`); `false` keeps the route out of the index.
+    private static func route(_ method: String, _ pattern: String, listed: String? = nil,
+                              _ answer: @escaping @Sendable (HTTPRequest) throws(Failure) -> HTTPResponse) -> HTTPRoute {
+        let shown = pattern.split(separator: "/").map { $0.first.map { ":#*".contains($0) } == true ? Substring(listed ?? "") : $0 }
+        return HTTPRoute([method], pattern, listed: "\(method) /" + shown.joined(separator: "/"), allowsTrailingSlash: true,
+                     ClosureResponder { request, reply in
+            do throws(Failure) {
+                reply.send(try answer(request))
+            } catch {
+                reply.send(json(["error": .string(error.message)], status: error.status))
+            }
+        })
+    }
+
+    private static func route(_ method: String, _ pattern: String, listed: Bool,
+                              _ answer: @escaping @Sendable (HTTPRequest) throws(Failure) -> HTTPResponse) -> HTTPRoute {
+        let routed = route(method, pattern, answer)
+        return HTTPRoute(routed.methods, routed.pattern, listed: listed ? routed.listed : nil, allowsTrailingSlash: true, routed.responder)
+    }
+
+    /// `GET /__sim/states`: one page of per-client states.
+    private static func states(_ query: QueryParameters, engine: ScenarioEngine) throws(Failure) -> HTTPResponse {
+        let limit = try integer(query, "limit", default: defaultStatesPage, in: 1...maxStatesPage)
+        let offset = try integer(query, "offset", default: 0, in: 0...Int.max)
+        let after: Int? = query.first("after") == nil ? nil : try integer(query, "after", default: 0, in: 0...Int.max)
+        let page = engine.statePage(after: after, offset: offset, limit: limit)
+        let counts = engine.stateCounts
+        let states = page.states.map { entry -> JSONValue in
+            .object(JSONObject([
+                ("id", .integer(entry.id)), ("scenario", .string(entry.scenario)),
+                ("apikey", .string(ScenarioSelection.redacted(entry.apiKey, apiKeys: engine.configuration.apiKeys))),
+                ("state", .string(entry.state)),
+            ]))
+        }
+        return json(.object(JSONObject([
+            ("total", .integer(page.total)), ("capacity", .integer(counts.capacity)), ("evicted", .integer(counts.evicted)),
+            ("limit", .integer(limit)), ("next", page.next.map { .integer($0) } ?? .null), ("states", .array(states)),
+        ])))
+    }
 
     /// `POST /__sim/scenarios` and `PUT /__sim/scenarios/NAME`: the body is a scenario document.
     private static func putScenario(_ body: Data, expectedName: String?, engine: ScenarioEngine) throws(Failure) -> HTTPResponse {
@@ -243,7 +280,6 @@ enum AdminAPI {
     private static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         var response = HTTPResponse.json(Data(JSONSerializer.bytes(value)), status: status)
         response.headers.set("Cache-Control", "no-store")
-        if status == 405 { response.headers.set("Allow", "GET, POST, PUT, DELETE") }
         return response
     }
 }

@@ -15,13 +15,13 @@ public enum AdminPathRefusal {
         path.hasPrefix(AdminAPI.prefix)
     }
 
-    /// `handler` with every admin path answered 404.
-    public static func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
-        { request, response in
+    /// Middleware: `next` with every admin path answered 404.
+    public static func wrap(_ next: any HTTPResponder) -> any HTTPResponder {
+        ClosureResponder { request, reply in
             if isAdminPath(request.path) {
-                response.send(APIResponses.error(.notFound("no such endpoint: \(request.path.prefix(200))"), for: nil))
+                reply.send(APIResponses.error(.notFound("no such endpoint: \(request.path.prefix(200))"), for: nil))
             } else {
-                handler(request, response)
+                next.respond(to: request, reply: reply)
             }
         }
     }

@@ -21,11 +21,11 @@ final class InnerAnswerMemo: @unchecked Sendable {
     private var answers: [String: HTTPResponse] = [:]
     private var bytes = 0
     /// Requests whose answer is being computed: who else waits for it.
-    private var waiting: [String: [@Sendable (HTTPResponse) -> Void]] = [:]
+    private var waiting: [String: [ResponseHandle]] = [:]
 
     /// The remembered answer to `request`, else `inner`'s (remembered when it is a complete one);
     /// a request asked again while its answer is computed waits for that answer.
-    func answer(_ request: HTTPRequest, inner: @escaping ScenarioInner, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    func answer(_ request: HTTPRequest, inner: any HTTPResponder, reply: ResponseHandle) {
         let key = key(request)
         enum Next { case known(HTTPResponse), wait, compute }
         let next: Next = lock.withLock {
@@ -38,11 +38,11 @@ final class InnerAnswerMemo: @unchecked Sendable {
             return .compute
         }
         switch next {
-        case .known(let response): reply(response)
+        case .known(let response): reply.send(response)
         case .wait: return
         case .compute:
-            inner(request) { [self] response in
-                let others: [@Sendable (HTTPResponse) -> Void] = lock.withLock {
+            inner.respond(to: request) { [self] response in
+                let others: [ResponseHandle] = lock.withLock {
                     if response.transport == .normal, response.body.count <= Self.byteLimit {
                         if answers.count >= Self.entryLimit || bytes + response.body.count > Self.byteLimit {
                             answers = [:]
@@ -53,8 +53,8 @@ final class InnerAnswerMemo: @unchecked Sendable {
                     }
                     return waiting.removeValue(forKey: key) ?? []
                 }
-                reply(response)
-                for other in others { other(response) }
+                reply.send(response)
+                for other in others { other.send(response) }
             }
         }
     }
@@ -64,8 +64,8 @@ final class InnerAnswerMemo: @unchecked Sendable {
     }
 
     /// `inner` answering through this memo.
-    func reusing(_ inner: @escaping ScenarioInner) -> ScenarioInner {
-        { [self] request, reply in answer(request, inner: inner, reply: reply) }
+    func reusing(_ inner: any HTTPResponder) -> any HTTPResponder {
+        ClosureResponder { [self] request, reply in answer(request, inner: inner, reply: reply) }
     }
 
     /// The engine's own request headers (the inner handler does not read them): a request with

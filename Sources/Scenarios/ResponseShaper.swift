@@ -14,7 +14,7 @@ import JSON
 /// A patch whose result would pass `answerSizeLimit` bytes is stopped before it allocates
 /// past it, and the client gets a 500 `ERROR_UNKNOWN` in the endpoint's envelope naming the rule.
 enum ResponseShaper {
-    static func shape(_ decision: Decision, request: HTTPRequest, endpoint: APIEndpoint?, inner: ScenarioInner,
+    static func shape(_ decision: Decision, request: HTTPRequest, endpoint: APIEndpoint?, inner: any HTTPResponder,
                       answerSizeLimit: Int = ScenarioLimits.answerBytes,
                       completion: @escaping @Sendable (HTTPResponse, String?) -> Void) {
         let context = Context(rule: decision.ruleLabel ?? "?", endpoint: endpoint, answerSizeLimit: answerSizeLimit)
@@ -28,7 +28,7 @@ enum ResponseShaper {
             completion(response, note)
             return
         }
-        inner(request) { real in
+        inner.respond(to: request) { real in
             let edited = action.respond?.edit(real) ?? real
             let (response, note) = transform(edited, with: action, context)
             completion(response, note)

@@ -4,10 +4,6 @@ import Foundation
 import HTTPServer
 import JSON
 
-/// What the engine wraps: answers a request by calling `reply` exactly once, now or later,
-/// from any thread — an `HTTPHandler` with the response handle replaced by a closure.
-public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
-
 /// Fault injection in front of any request handler: picks the scenario of each request (by
 /// path prefix, header, API key or server default — after the key check, see
 /// `ScenarioSelection`), lets its first matching rule shape the answer, records every request
@@ -18,7 +14,7 @@ public typealias ScenarioInner = @Sendable (HTTPRequest, @escaping @Sendable (HT
 /// only through `Configuration.clock` (dribbled bodies are paced by `HTTPServer`).
 ///
 ///     let engine = ScenarioEngine(configuration: .init(directory: URL(fileURLWithPath: "Scenarios")))
-///     let server = HTTPServer(configuration: config, handler: engine.wrap(respond: service.respond(to:)))
+///     let server = HTTPServer(configuration: config, responder: engine.wrap(service))
 ///
 /// `@unchecked Sendable`: mutable state lives in `Locked` boxes, the registry and the journal.
 public final class ScenarioEngine: @unchecked Sendable {
@@ -136,22 +132,21 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     // MARK: Wrapping
 
-    /// A handler that applies the scenarios in front of `inner`.
-    public func wrap(inner: @escaping ScenarioInner) -> HTTPHandler {
-        { [self] request, handle in
-            self.handle(request, inner: inner) { handle.send($0) }
+    /// Middleware: the scenarios applied in front of `inner`, and (with `adminEnabled`) `/__sim/…`
+    /// answered by one table — the admin API's routes and `adminRoutes` (the dashboard's) behind
+    /// `AdminGuard` —, never journaled.
+    public func wrap(_ inner: any HTTPResponder, adminRoutes: [HTTPRoute] = []) -> any HTTPResponder {
+        guard configuration.adminEnabled else {
+            return ClosureResponder { [self] request, reply in handle(request, inner: inner, reply: reply) }
         }
-    }
-
-    /// A handler that applies the scenarios in front of any other `HTTPServer` handler.
-    public func wrap(handler: @escaping HTTPHandler) -> HTTPHandler {
-        wrap(inner: { request, reply in handler(request, ResponseHandle(reply)) })
-    }
-
-    /// A handler that applies the scenarios in front of a synchronous responder (such as
-    /// `VietMapService.respond(to:)`).
-    public func wrap(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse) -> HTTPHandler {
-        wrap(inner: { request, reply in reply(respond(request)) })
+        let admin = AdminAPI.table(engine: self, extraRoutes: adminRoutes)
+        return ClosureResponder { [self] request, reply in
+            if AdminAPI.handles(request.path) {
+                admin.respond(to: request, reply: reply)
+            } else {
+                handle(request, inner: inner, reply: reply)
+            }
+        }
     }
 
     // MARK: Library and default scenario
@@ -301,14 +296,6 @@ public final class ScenarioEngine: @unchecked Sendable {
         Double(nanoseconds &- started) / 1e6
     }
 
-    /// The admin API's refusal (Host, Origin, token, simple-request checks; see `AdminGuard`)
-    /// for `request`, for other `/__sim/` paths served beside the engine (the dashboard); nil
-    /// when it may pass. `tokenRequired: false` for files that hold no data.
-    public func adminRefusal(for request: HTTPRequest, tokenRequired: Bool = true) -> HTTPResponse? {
-        let guardian = AdminGuard(token: adminToken, extraHosts: configuration.adminHosts)
-        return guardian.check(request, tokenRequired: tokenRequired).map(AdminAPI.refusal)
-    }
-
     // MARK: Cost
 
     /// Regex work (Pike VM steps) above which a request counts as heavy for cost-aware serving
@@ -339,7 +326,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         guard library.hasRegexConditions, case .selected(let selection, let forwarded) = ScenarioSelection.select(
             request, library: library, defaultName: activeScenario, apiKeys: configuration.apiKeys,
             boundKeys: configuration.boundKeys), let scenario = library.scenario(named: selection.name) else { return nil }
-        let endpoint = APIEndpoint(path: forwarded.path)
+        let endpoint = forwarded.reading?.endpoint
         let steps = min(scenario.regexSteps(endpoint: endpoint, query: Self.matchedParameters(request, endpoint: endpoint)),
                         ScenarioLimits.regexStepsPerRequest)
         return steps > Self.heavyRegexSteps ? "scenario '\(selection.name.prefix(60))' may test regexes for \(steps) steps" : nil
@@ -355,18 +342,8 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     // MARK: Request path
 
-    private func handle(_ request: HTTPRequest, inner: @escaping ScenarioInner,
-                        reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    private func handle(_ request: HTTPRequest, inner: any HTTPResponder, reply: ResponseHandle) {
         let arrival = clock.now
-        if configuration.adminEnabled, AdminAPI.handles(request.path) {
-            let guardian = AdminGuard(token: adminToken, extraHosts: configuration.adminHosts)
-            if let refusal = guardian.check(request) {
-                reply(AdminAPI.refusal(refusal))
-            } else {
-                reply(AdminAPI.respond(to: request, engine: self))
-            }
-            return
-        }
         let library = self.library
         let outcome = ScenarioSelection.select(request, library: library, defaultName: activeScenario,
                                                apiKeys: configuration.apiKeys, boundKeys: configuration.boundKeys)
@@ -374,23 +351,23 @@ public final class ScenarioEngine: @unchecked Sendable {
         case .none(let forwarded),
              // CORS preflights carry no custom headers and get the normal answer.
              .refused(_, let forwarded) where request.method == "OPTIONS":
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             let plain = Self.asksToSkipUntouched(request) ? answers.reusing(inner) : inner
-            plain(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+            plain.respond(to: forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
 
         case .refused(let refusal, let forwarded):
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             let response = APIResponses.error(APIError(refusal.error, message: refusal.message), for: endpoint)
             let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: nil, decision: nil)
             finish(response, delay: 0, sequence: sequence, arrival: arrival, note: refusal.message, reply: reply)
 
         case .selected(let selection, let forwarded):
-            let endpoint = APIEndpoint(path: forwarded.path)
+            let endpoint = forwarded.reading?.endpoint
             guard let scenario = library.scenario(named: selection.name), request.method != "OPTIONS" else {
                 // CORS preflights are not part of the app's traffic a scenario describes.
                 let sequence = record(request, endpoint: endpoint, arrival: arrival, selection: selection, decision: nil)
-                inner(forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
+                inner.respond(to: forwarded) { [self] response in finish(response, delay: 0, sequence: sequence, arrival: arrival, note: nil, reply: reply) }
                 return
             }
             let seed = configuration.seed ?? scenario.seed ?? 0
@@ -426,7 +403,7 @@ public final class ScenarioEngine: @unchecked Sendable {
     /// Sends `response` after `delay` ms on the clock (a timer: no thread waits) and completes its
     /// journal entry first, so a client that got the answer finds it journaled.
     private func finish(_ response: HTTPResponse, delay: Int, sequence: Int, arrival: UInt64, note: String?,
-                        reply: @escaping @Sendable (HTTPResponse) -> Void) {
+                        reply: ResponseHandle) {
         if delay > 0 {
             clock.schedule(afterMilliseconds: delay) { [self] in
                 send(response, sequence: sequence, arrival: arrival, note: note, reply: reply)
@@ -438,7 +415,7 @@ public final class ScenarioEngine: @unchecked Sendable {
 
     /// Completes the journal entry of `response`, then sends it.
     private func send(_ response: HTTPResponse, sequence: Int, arrival: UInt64, note: String?,
-                      reply: @Sendable (HTTPResponse) -> Void) {
+                      reply: ResponseHandle) {
         let status: Int
         switch response.transport {
         case .closeWithoutResponse, .reset: status = 0
@@ -453,7 +430,7 @@ public final class ScenarioEngine: @unchecked Sendable {
         journal.complete(sequence: sequence, status: status, latencyMilliseconds: latency,
                          note: remark?.nilIfEmpty, body: response.body, contentType: response.headers["Content-Type"],
                          headers: response.headers.fields, transport: response.transport)
-        reply(response)
+        reply.send(response)
     }
 
     /// `X-VietMap-Sim-Pace: MS` — the client asks for paced scenario time: each of its requests is

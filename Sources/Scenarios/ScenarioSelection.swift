@@ -55,7 +55,8 @@ struct ScenarioSelection: Sendable {
     /// How many loaded names an "is not loaded" message lists.
     static let listedNames = 12
 
-    /// The outcome of selection for one request.
+    /// The outcome of selection for one request. The request to forward carries its `reading`
+    /// (endpoint and presented key as the inner handler will see them).
     enum Outcome: Sendable {
         /// No scenario applies; forward this request.
         case none(HTTPRequest)
@@ -77,7 +78,12 @@ struct ScenarioSelection: Sendable {
     static func select(_ request: HTTPRequest, library: ScenarioLibrary, defaultName: String?,
                        apiKeys: Set<String>, boundKeys: [String: String] = [:]) -> Outcome {
         var forwarded = request
-        let apiKey = FrontDoor.presentedKey(request) ?? ""
+        let presentedKey = FrontDoor.presentedKey(request)
+        let apiKey = presentedKey ?? ""
+        // The endpoint the inner handler will see (the path without a `/__scenario/NAME/` selector),
+        // read once: the engine and the front door behind it take it from `forwarded.reading`.
+        let endpoint = APIEndpoint(path: ScenarioEngine.innerPath(request.path))
+        forwarded.reading = RequestReading(endpoint: endpoint, presentedKey: presentedKey)
         if apiKey.utf8.count > maxKeyBytes {
             return .refused(Refusal(error: .unauthorized, message: "apikey is longer than \(maxKeyBytes) bytes"), forwarded: forwarded)
         }
@@ -86,11 +92,12 @@ struct ScenarioSelection: Sendable {
         let realKey = parsedKey.map(\.realKey) ?? apiKey
         if let parsedKey, !apiKeys.isEmpty, let realKey = parsedKey.realKey {
             forwarded = replacingAPIKey(in: forwarded, with: realKey)
+            forwarded.reading = RequestReading(endpoint: endpoint, presentedKey: FrontDoor.presentedKey(forwarded))
         }
         // The key the inner handler will see: the embedded real key with `apiKeys`, else the key as sent.
         let checkedKey = apiKeys.isEmpty ? apiKey : realKey
         // Glyphs and sprites need no key (`APIEndpoint.requiresKey`): any request to them passes.
-        let needsKey = APIEndpoint(path: ScenarioEngine.innerPath(request.path))?.requiresKey ?? true
+        let needsKey = endpoint?.requiresKey ?? true
         let keyIsValid = !needsKey || APIKeyPolicy(keys: apiKeys).isValid(checkedKey)
 
         let token: String
@@ -182,15 +189,10 @@ struct ScenarioSelection: Sendable {
         return (String(token[..<at]), String(token[token.index(after: at)...]))
     }
 
-    /// The request with every `apikey` (and `apiKey`) value replaced, in both the decoded and the raw query.
+    /// The request with every `apikey` (and `apiKey`) value replaced.
     private static func replacingAPIKey(in request: HTTPRequest, with key: String) -> HTTPRequest {
         var request = request
         request.query.items = request.query.items.map { APIKeyPolicy.isKeyParameter($0.name) ? ($0.name, key) : $0 }
-        let encoded = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key
-        request.rawQuery = request.rawQuery.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            let name = pair.prefix { $0 != "=" }
-            return APIKeyPolicy.isKeyParameter(String(name)) ? name + "=" + encoded : String(pair)
-        }.joined(separator: "&")
         return request
     }
 }

@@ -10,9 +10,9 @@ import Search
 /// The simulated VietMap API: routes requests to the endpoints, checks the API key, renders
 /// errors in the live shapes and sets the headers of section 8.11.
 ///
-/// It knows nothing of sockets: `respond(to:)` maps one request to one response, and `handler`
-/// adapts it to `HTTPServer`.
-public final class VietMapService: Sendable {
+/// It knows nothing of sockets: `respond(to:)` maps one request to one response; as an
+/// `HTTPResponder` it answers at once on the calling thread.
+public final class VietMapService: HTTPResponder {
     /// Accepted keys; empty means any non-empty key.
     public let apiKeys: Set<String>
     public let search: PlaceSearch
@@ -106,15 +106,32 @@ public final class VietMapService: Sendable {
     /// The TSP answer's visiting order (indexes into the request's points, start first).
     public static let pointsOrderHeader = "X-VietMap-Sim-Points-Order"
 
-    public var handler: HTTPHandler {
-        { request, response in response.send(self.respond(to: request)) }
+    public func respond(to request: HTTPRequest, reply: ResponseHandle) {
+        reply.send(respond(to: request))
     }
 
-    /// Answers one request. Every response carries `Server-Timing: app;dur=<ms>`, the time spent
-    /// here, which the benchmark reads for server-side latency (routes add the settled node count).
+    /// Answers one request: the front door's checks (`FrontDoor`), then the endpoint. Every
+    /// response carries `Server-Timing: app;dur=<ms>`, the time spent here, which the benchmark
+    /// reads for server-side latency (routes add the settled node count).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        timed {
+            switch frontDoor.admit(request) {
+            case .answered(let response): return response
+            case .admitted(let endpoint): return answer(endpoint, request)
+            }
+        }
+    }
+
+    /// `endpoint`'s answer to `request` without the front door's checks (no key needed): the
+    /// dashboard's place lookup. With `Server-Timing` as from `respond(to:)`.
+    public func respond(to request: HTTPRequest, as endpoint: APIEndpoint) -> HTTPResponse {
+        timed { answer(endpoint, request) }
+    }
+
+    /// `body`'s response with the time it took in `Server-Timing`.
+    private func timed(_ body: () -> HTTPResponse) -> HTTPResponse {
         let started = DispatchTime.now().uptimeNanoseconds
-        var response = route(request)
+        var response = body()
         let micros = (DispatchTime.now().uptimeNanoseconds - started) / 1_000
         let fraction = micros % 1_000
         var timing = "app;dur=\(micros / 1_000)."
@@ -129,12 +146,8 @@ public final class VietMapService: Sendable {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
-        let endpoint: APIEndpoint
-        switch frontDoor.admit(request) {
-        case .answered(let response): return response
-        case .admitted(let admitted): endpoint = admitted
-        }
+    /// The endpoint's answer to a request that passed the front door.
+    private func answer(_ endpoint: APIEndpoint, _ request: HTTPRequest) -> HTTPResponse {
         if endpoint.family == .map { return map.respond(to: request, endpoint: endpoint) }
         let parameters = RequestParameters(query: request.query)
         let cached: Bool

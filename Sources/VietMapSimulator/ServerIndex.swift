@@ -10,20 +10,20 @@ import VietMapWireHTTP
 enum ServerIndex {
     static let version = "0.1.0"
 
-    /// `handler` with `/` and (admin off) `/__sim/…` answered here.
-    static func wrap(_ handler: @escaping HTTPHandler, adminEnabled: Bool, keyHint: String) -> HTTPHandler {
+    /// Middleware: `/` and (admin off) `/__sim/…` answered here, the rest by `next`.
+    static func middleware(adminEnabled: Bool, keyHint: String) -> HTTPMiddleware {
         let index = HTTPResponse.text(text(adminEnabled: adminEnabled, keyHint: keyHint))
-        return { request, handle in
+        return { next in ClosureResponder { request, reply in
             if request.path == "/" && (request.method == "GET" || request.method == "HEAD") {
-                handle.send(index)
+                reply.send(index)
             } else if !adminEnabled && (request.path == "/__sim" || request.path.hasPrefix("/__sim/")) {
-                handle.send(APIResponses.error(.notFound(
+                reply.send(APIResponses.error(.notFound(
                     "the dashboard and the admin API (/__sim/…) are off: start the simulator with `vietmap-sim serve --admin`, then open /__sim/ui/"),
                     for: nil))
             } else {
-                handler(request, handle)
+                next.respond(to: request, reply: reply)
             }
-        }
+        } }
     }
 
     /// `glyphs and sprite`: the endpoints that need no key (`APIEndpoint.requiresKey`).

@@ -6,6 +6,7 @@ import Foundation
 import HTTPServer
 import Scenarios
 import VietMapAPI
+import VietMapWire
 
 /// A whole vietmap-sim in this process: the dataset (the embedded default data, built once into
 /// the per-user cache, or a given file), the VietMap endpoints, the scenario engine with the
@@ -71,9 +72,9 @@ public final class SimulatorServer: @unchecked Sendable {
         /// When set, every admin request needs `Authorization: Bearer <token>`. Left nil with a
         /// non-loopback `host`, a token is made up at start (`SimulatorServer.adminToken`).
         public var adminToken: String?
-        /// What answers the three endpoints behind the scenario engine; nil = the simulator's own
+        /// What answers the endpoints behind the scenario engine; nil = the simulator's own
         /// service. `serve --upstream/--replay` put a `Capture` proxy or replay here.
-        package var endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)?
+        package var endpoints: (@Sendable (VietMapService) throws -> any HTTPResponder)?
         /// A `databasePath` larger than this is served once its header, seal and metadata are
         /// checked; its whole-file checksum is compared in the background, and a mismatch goes to
         /// `datasetDamaged` (a smaller file is checked whole before start, as always).
@@ -104,7 +105,7 @@ public final class SimulatorServer: @unchecked Sendable {
                     maxRoutePoints: Int = 25, maxSnapDistanceMeters: Double = 1_000,
                     includeBuiltInScenarios: Bool = true, scenariosDirectory: URL? = nil, watchScenarios: Bool = false,
                     defaultScenario: String? = nil, seed: UInt64? = nil, adminEnabled: Bool = true,
-                    adminToken: String? = nil, endpoints: (@Sendable (VietMapService) throws -> HTTPHandler)? = nil) {
+                    adminToken: String? = nil, endpoints: (@Sendable (VietMapService) throws -> any HTTPResponder)? = nil) {
             self.http = http
             self.databasePath = databasePath
             self.datasetCacheDirectory = datasetCacheDirectory
@@ -142,9 +143,9 @@ public final class SimulatorServer: @unchecked Sendable {
     private let server: HTTPServer
     /// Runs the heavy requests (nil with `heavyWorkThreads` 0).
     package let heavyWork: HeavyWorkExecutor?
-    /// The whole handler chain (scenarios, journal, admin API, dashboard, capture/replay) and the
+    /// The whole responder chain (scenarios, journal, admin API, dashboard, capture/replay) and the
     /// HTTP settings it is served with: `serve --proxy` serves them again on a loopback port.
-    package let handler: HTTPHandler
+    package let responder: any HTTPResponder
     package let httpConfiguration: HTTPServerConfiguration
 
     /// Opens the dataset, loads the scenarios, starts the server; returns once it accepts connections.
@@ -234,37 +235,35 @@ public final class SimulatorServer: @unchecked Sendable {
         if let log = configuration.requestLog {
             engine.journal.observeCompletions { log(RequestLogLine.text($0)) }
         }
-        let service = self.service
-        var handler = engine.wrap(handler: try configuration.endpoints?(service) ?? service.handler)
-        if configuration.adminEnabled {
-            // The page's place lookups go straight to the service: no scenario, not journaled.
-            let key = configuration.apiKeys.first ?? "dashboard"
-            let dashboard = Dashboard(roadGraph: service.roadGraph) { refid in
-                service.respond(to: HTTPRequest(method: "GET", path: "/api/place/v4",
-                                                query: QueryParameters([("apikey", key), ("refid", refid)])))
-            }
-            // The dashboard's paths pass the admin API's guard (Host, Origin, token) first; the
-            // page's own files need no token (a browser navigates to them without one).
-            let page = dashboard.wrap(handler), engine = self.engine
-            handler = { request, handle in
-                if Dashboard.handles(request.path),
-                   let refusal = engine.adminRefusal(for: request, tokenRequired: !Dashboard.isPageFile(request.path)) {
-                    handle.send(refusal)
-                } else {
-                    page(request, handle)
-                }
-            }
-        }
-        handler = ServerIndex.wrap(handler, adminEnabled: configuration.adminEnabled,
-                                   keyHint: configuration.apiKeys.isEmpty ? "ANY-NON-EMPTY-KEY" : "YOUR-KEY")
+        let service = self.service, engine = self.engine
+        // The responder chain, outermost first: cost-aware serving, the index, the scenario engine
+        // (with the one `/__sim` table: admin API and dashboard), the endpoints.
+        var middleware: [HTTPMiddleware] = []
         // Heavy requests leave the HTTP threads to light ones (docs/limits.md "Cost-aware serving").
         if configuration.heavyWorkThreads > 0 {
             let executor = HeavyWorkExecutor(threads: configuration.heavyWorkThreads)
             let classifier = HeavyRequestClassifier(engine: engine)
-            handler = CostAwareServing.handler(handler, executor: executor) { classifier.reason(for: $0) }
+            middleware.append(CostAwareServing.middleware(executor: executor) { classifier.reason(for: $0) })
             heavyWork = executor
         } else {
             heavyWork = nil
+        }
+        middleware.append(ServerIndex.middleware(adminEnabled: configuration.adminEnabled,
+                                                 keyHint: configuration.apiKeys.isEmpty ? "ANY-NON-EMPTY-KEY" : "YOUR-KEY"))
+        // The page's place lookups go straight to the place endpoint: no front door, no scenario,
+        // not journaled.
+        let dashboard = Dashboard(roadGraph: service.roadGraph) { refid in
+            service.respond(to: HTTPRequest(method: "GET", path: APIEndpoint.place.path, query: QueryParameters([("refid", refid)])),
+                            as: .place)
+        }
+        let dashboardRoutes = configuration.adminEnabled ? dashboard.routes : []
+        middleware.append { engine.wrap($0, adminRoutes: dashboardRoutes) }
+        let handler: any HTTPResponder
+        do {
+            handler = try (configuration.endpoints?(service) ?? service).behind(middleware)
+        } catch {
+            heavyWork?.stop()
+            throw error
         }
         // Every API answer but the 401 carries the CORS header (docs/api.md), the server
         // layer's own 413/414 included.
@@ -272,9 +271,9 @@ public final class SimulatorServer: @unchecked Sendable {
         if !http.errorResponseHeaders.contains("Access-Control-Allow-Origin") {
             http.errorResponseHeaders.set("Access-Control-Allow-Origin", "*")
         }
-        self.handler = handler
+        responder = handler
         httpConfiguration = http
-        server = HTTPServer(configuration: http, handler: handler)
+        server = HTTPServer(configuration: http, responder: handler)
         do {
             try server.start()
         } catch {

@@ -10,6 +10,9 @@ import VietMapWire
 /// 5. a legacy URL's `api-version` is absent or the documented one (else 400);
 /// 6. the key passes `APIKeyPolicy` (else 401) — for the endpoints that require one
 ///    (`APIEndpoint.requiresKey`: not glyphs and sprites, where a key sent is ignored).
+///
+/// The endpoint and key come from the request's `reading` when a responder in front handed one
+/// down (the scenario engine), else from the request itself.
 public struct FrontDoor: Sendable {
     public let keys: APIKeyPolicy
 
@@ -26,7 +29,8 @@ public struct FrontDoor: Sendable {
     }
 
     public func admit(_ request: HTTPRequest) -> Admission {
-        guard let endpoint = APIEndpoint(path: request.path) else {
+        let reading = request.reading ?? RequestReading(request)
+        guard let endpoint = reading.endpoint else {
             return .answered(APIResponses.error(.notFound("no such endpoint: \(request.path.prefix(200))"), for: nil))
         }
         switch request.method {
@@ -42,7 +46,7 @@ public struct FrontDoor: Sendable {
             return .answered(APIResponses.error(
                 .invalidRequest("api-version '\(sent.prefix(20))' is not supported by \(endpoint.path); use \(expected)"), for: endpoint))
         }
-        let key = Self.presentedKey(request)
+        let key = reading.presentedKey
         guard !endpoint.requiresKey || keys.isValid(key) else {
             return .answered(APIResponses.error(keys.refusal(of: key), for: endpoint))
         }

@@ -11,13 +11,13 @@ enum ProxiedScheme: String {
     /// The decrypted streams of `CONNECT HOST:443`.
     case https
 
-    /// `handler` seeing every request marked with this scheme.
-    func wrap(_ handler: @escaping HTTPHandler) -> HTTPHandler {
+    /// Middleware: `next` seeing every request marked with this scheme.
+    func wrap(_ next: any HTTPResponder) -> any HTTPResponder {
         let scheme = rawValue
-        return { request, response in
+        return ClosureResponder { request, reply in
             var request = request
             request.headers.set("X-Forwarded-Proto", scheme)
-            handler(request, response)
+            next.respond(to: request, reply: reply)
         }
     }
 }

@@ -81,15 +81,14 @@ struct ServeCapture {
         }
     }
 
-    /// The handler that answers the endpoints (scenarios are applied around it), and one line
+    /// The responder that answers the endpoints (scenarios are applied around it), and one line
     /// for stderr saying what it does (nil for the plain simulator). The upstream key is never in it.
-    func handler(service: VietMapService, apiKeys: Set<String>) throws -> (HTTPHandler, String?) {
-        let respond: @Sendable (HTTPRequest) -> HTTPResponse = { service.respond(to: $0) }
-        let simulator = fallback ? respond : nil
+    func responder(service: VietMapService, apiKeys: Set<String>) throws -> (any HTTPResponder, String?) {
+        let simulator: (any HTTPResponder)? = fallback ? service : nil
         let fallbackNote = fallback ? ", falling back to the simulator" : ""
         switch mode {
         case .simulator:
-            return (service.handler, nil)
+            return (service, nil)
         case .upstream(let configuration, let record):
             let recorder = try record.map { directory in
                 do {
@@ -102,7 +101,7 @@ struct ServeCapture {
                                       warning: { line in FileHandle.standardError.write(Data("vietmap-sim: \(line)\n".utf8)) })
             let note = "forwarding the endpoints to \(configuration.baseURL.absoluteString) (upstream key \(configuration.upstreamKey == nil ? "none" : "set"))"
                 + (record.map { ", recording into \($0.path)" } ?? "") + fallbackNote
-            return (proxy.handler, note)
+            return (proxy, note)
         case .replay(let directory, let timing):
             let replay: ReplayResponder
             do {
@@ -112,7 +111,7 @@ struct ServeCapture {
             }
             let note = "replaying \(replay.recordings.recordings.count) recordings from \(directory.path)"
                 + (timing ? " with their latency" : "") + fallbackNote
-            return (replay.handler, note)
+            return (replay, note)
         }
     }
 }

@@ -65,9 +65,9 @@ enum ServeCommand {
         }
         if capture.answersEndpoints {
             simulator.endpoints = { service in
-                let (handler, note) = try capture.handler(service: service, apiKeys: Set(keys))
+                let (responder, note) = try capture.responder(service: service, apiKeys: Set(keys))
                 if let note { FileHandle.standardError.write(Data("vietmap-sim: \(note)\n".utf8)) }
-                return handler
+                return responder
             }
         }
         TerminationSignals.install()  // before the ready line: a signal right after it is not lost

@@ -144,9 +144,9 @@ struct ServeProxy {
         // The admin API and the dashboard answer on the simulator's own port only (docs/proxy.md).
         // Two listeners, so the simulator knows the scheme the client used (a map style names its
         // inner URLs on it): plain http (absolute form, CONNECT :80) and the decrypted CONNECT :443.
-        let guarded = AdminPathRefusal.wrap(simulator.handler)
-        let plain = HTTPServer(configuration: http, handler: ProxiedScheme.http.wrap(guarded))
-        let decrypted = HTTPServer(configuration: http, handler: ProxiedScheme.https.wrap(guarded))
+        let guarded = AdminPathRefusal.wrap(simulator.responder)
+        let plain = HTTPServer(configuration: http, responder: ProxiedScheme.http.wrap(guarded))
+        let decrypted = HTTPServer(configuration: http, responder: ProxiedScheme.https.wrap(guarded))
         let backends = [plain, decrypted]
         do {
             for backend in backends { try backend.start() }

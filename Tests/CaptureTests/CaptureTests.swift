@@ -27,8 +27,12 @@ final class CaptureTests: XCTestCase {
         return Reply(status: response.status, headers: response.headers, body: response.body)
     }
 
-    func start(_ handler: @escaping HTTPHandler) throws -> HTTPServer {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), handler: handler)
+    func start(_ handler: @escaping @Sendable (HTTPRequest, ResponseHandle) -> Void) throws -> HTTPServer {
+        try start(ClosureResponder(handler))
+    }
+
+    func start(_ responder: any HTTPResponder) throws -> HTTPServer {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), responder: responder)
         try server.start()
         addTeardownBlock { server.stop() }
         return server
@@ -48,7 +52,7 @@ final class CaptureTests: XCTestCase {
         let library = ScenarioLibrary.load(directory: Self.repositoryRoot.appendingPathComponent("Scenarios"))
         let engine = ScenarioEngine(library: library, configuration: .init(defaultScenario: scenario, apiKeys: [Self.upstreamKey]))
         if let scenario { try engine.activate(scenario) }
-        return try start(engine.wrap(respond: { service.respond(to: $0) }))
+        return try start(engine.wrap(service))
     }
 
     func proxy(to upstream: URL, timeout: TimeInterval = 10, record: URL? = nil, fallback: Bool = false,
@@ -56,11 +60,11 @@ final class CaptureTests: XCTestCase {
         let service = try Self.service.get()
         var recorder: ExchangeRecorder?
         if let record { recorder = try ExchangeRecorder(directory: record, notice: { _ in }) }
-        let simulator: @Sendable (HTTPRequest) -> HTTPResponse = { service.respond(to: $0) }
+        let simulator: any HTTPResponder = service
         let proxy = UpstreamProxy(configuration: UpstreamProxy.Configuration(baseURL: upstream, upstreamKey: Self.upstreamKey, timeout: timeout,
                                                                                maxBodyBytes: maxBodyBytes),
                                   recorder: recorder, fallback: fallback ? simulator : nil)
-        return try start(proxy.handler)
+        return try start(proxy)
     }
 
     static func url(_ server: HTTPServer) -> URL { URL(string: "http://127.0.0.1:\(server.port)")! }
@@ -99,7 +103,7 @@ final class CaptureTests: XCTestCase {
         let recordings = try VMRecording.load(directory: directory)
         XCTAssertEqual(recordings.map(\.response.status), [500, 500, 200, 200, 200, 404])
 
-        let replay = try start(ReplayResponder(directory: directory).handler)
+        let replay = try start(ReplayResponder(directory: directory))
         let replayed = try Self.session.map { try get(replay, $0) }
         XCTAssertEqual(replayed.map(\.status), live.map(\.status))
         XCTAssertEqual(replayed.map(\.body), live.map(\.body), "byte-identical bodies in the recorded order")
@@ -124,7 +128,7 @@ final class CaptureTests: XCTestCase {
         XCTAssertEqual(library.issues.map(\.description), [])
         let service = try Self.service.get()
         let engine = ScenarioEngine(library: library)
-        let scenarioServer = try start(engine.wrap(respond: { service.respond(to: $0) }))
+        let scenarioServer = try start(engine.wrap(service))
         let viaScenario = try Self.session.map { try get(scenarioServer, $0.replacingOccurrences(of: Self.clientKey, with: "scenario:session")) }
         XCTAssertEqual(viaScenario.map(\.status), live.map(\.status))
         XCTAssertEqual(viaScenario.map(\.body), live.map(\.body))
@@ -186,7 +190,7 @@ final class CaptureTests: XCTestCase {
                                     response: VMRawResponse(status: 200, headers: ["content-type": "application/json"], body: Data("[]".utf8)),
                                     recordedAt: Date(), latencyMilliseconds: 400)
         try recording.fixtureData().write(to: directory.appendingPathComponent("000001-x.json"))
-        let timed = try start(ReplayResponder(directory: directory, timing: true).handler)
+        let timed = try start(ReplayResponder(directory: directory, timing: true))
         let started = Date()
         XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=a").status, 200)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.4)
@@ -202,7 +206,7 @@ final class CaptureTests: XCTestCase {
         }
         let responder = try ReplayResponder(directory: directory, timing: true)
         XCTAssertEqual(responder.recordings.recordings.map(\.latencyMilliseconds), [ReplayResponder.maxLatencyMilliseconds, 0])
-        let timed = try start(responder.handler)
+        let timed = try start(responder)
         XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=t1").status, 200, "no latency: answered at once")
         XCTAssertEqual(try get(timed, "/api/autocomplete/v4?text=t1").status, 401, "the shared key check")
         XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=&text=t1").status, 401)

@@ -37,7 +37,7 @@ extension CaptureTests {
         let recordings = try VMRecording.load(directory: directory)
         XCTAssertEqual(recordings.map(\.request.endpoint), [.reverse, .reverseV3, .search, .autocompleteV3, .routeV1, .routeV3, .migrateAddress])
 
-        let replay = try start(ReplayResponder(directory: directory).handler)
+        let replay = try start(ReplayResponder(directory: directory))
         let replayed = try Self.sdkSession.map { try get(replay, $0) }
         XCTAssertEqual(replayed.map(\.body), live.map(\.body), "byte-identical bodies")
         // Not recorded: 404 in the endpoint's envelope (route 1.1: the route envelope).
@@ -49,9 +49,9 @@ extension CaptureTests {
     func testOneFrontDoorForTheSimulatorUpstreamAndReplay() throws {
         let upstream = try startUpstream()
         let forwarding = try proxy(to: Self.url(upstream))
-        let replay = try start(ReplayResponder(directory: try temporaryDirectory()).handler)
+        let replay = try start(ReplayResponder(directory: try temporaryDirectory()))
         let service = try Self.service.get()
-        let simulator = try start(service.handler)
+        let simulator = try start(service)
         for server in [simulator, forwarding, replay] {
             let client = try RawHTTPClient(port: server.port, receiveTimeout: 15)
             try client.write("POST /api/reverse/v4?apikey=k&lat=10.77&lng=106.69 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
@@ -90,7 +90,7 @@ extension CaptureTests {
         let recordings = try VMRecording.load(directory: directory)
         XCTAssertEqual(Set(recordings.map(\.request.endpoint)), [.directionsV5, .rasterTile, .glyphs])
         XCTAssertEqual(recordings.first { $0.request.endpoint == .rasterTile }?.request.path, "/api/tm/3/9/0.png")
-        let replay = try start(ReplayResponder(directory: directory).handler)
+        let replay = try start(ReplayResponder(directory: directory))
         XCTAssertEqual(try get(replay, directions).body, live.body, "byte-identical")
         XCTAssertEqual(try get(replay, "/api/tm/3/9/0.png?apikey=x").body, tile.body)
         XCTAssertEqual(try get(replay, "/api/tm/3/9/1.png?apikey=x").status, 404, "another tile was not recorded")

@@ -39,7 +39,8 @@ final class DashboardPageTests: XCTestCase {
         for missing in ["/__sim/ui/nope.js", "/__sim/ui/../Package.swift", "/__sim/ui/%2e%2e/%2e%2e/Package.swift", "/__sim/ui/vendor"] {
             XCTAssertEqual(try send(server, missing).status, 404, missing)
         }
-        XCTAssertEqual(try send(server, "/__sim/ui/", method: "DELETE").status, 405)
+        XCTAssertEqual(try send(server, "/__sim/ui/", method: "DELETE", headers: ["X-VietMap-Sim-Admin": "1"]).status, 405)
+        XCTAssertEqual(try send(server, "/__sim/ui/", method: "DELETE").status, 403, "a state-changing request passes the admin guard first")
         XCTAssertEqual(engine.journal.count(), 0, "the dashboard's own requests are not journaled")
         XCTAssertEqual(try send(server, "/__sim/scenarios").status, 200, "the admin API behind it still answers")
     }

@@ -36,7 +36,7 @@ extension XCTestCase {
             service.respond(to: HTTPRequest(method: "GET", path: "/api/place/v4", query: QueryParameters([("apikey", "k"), ("refid", refid)])))
         }
         let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 2),
-                                handler: dashboard.wrap(engine.wrap(handler: service.handler)))
+                                responder: engine.wrap(service, adminRoutes: dashboard.routes))
         try server.start()
         addTeardownBlock { server.stop() }
         return (server, engine, service)

@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import HTTPServer
 import JSON
 import Scenarios
 import SimTesting
@@ -49,9 +50,10 @@ final class EndpointListTests: XCTestCase {
                        ["route", "route-v3", "route-1.1"])
         XCTAssertEqual(document["other"]?.stringValue, "other")
 
-        XCTAssertEqual(try send(server, "/__sim/endpoints", method: "POST").status, 405)
+        XCTAssertEqual(try send(server, "/__sim/endpoints", method: "POST", headers: ["X-VietMap-Sim-Admin": "1"]).status, 405)
         XCTAssertEqual(try send(server, "/__sim/endpoints/", method: "GET").status, 404, "no such admin endpoint")
-        XCTAssertTrue(Dashboard.handles(Dashboard.endpointsPath), "behind the admin guard like the other dashboard paths")
+        XCTAssertEqual(Dashboard(roadGraph: nil).routes.filter { $0.pattern == Dashboard.endpointsPath }.map(\.isOpen), [false],
+                       "behind the admin guard's token like the other dashboard data")
         XCTAssertEqual(engine.journal.count(), 0, "not journaled")
     }
 

@@ -107,7 +107,7 @@ final class RoadsEndpointTests: XCTestCase {
             let message = try response.json()["error"]?.stringValue ?? ""
             XCTAssertTrue(message.contains(expected), "\(query): \(message)")
         }
-        let post = try send(server, "/__sim/roads?bbox=\(boxQuery)", method: "POST")
+        let post = try send(server, "/__sim/roads?bbox=\(boxQuery)", method: "POST", headers: ["X-VietMap-Sim-Admin": "1"])
         XCTAssertEqual(post.status, 405)
         XCTAssertEqual(post.header("Allow"), "GET, HEAD")
     }

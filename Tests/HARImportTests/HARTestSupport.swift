@@ -111,8 +111,8 @@ extension XCTestCase {
     /// The simulator, optionally behind a scenario engine, on an ephemeral loopback port until the test ends.
     func startServer(engine: ScenarioEngine? = nil) throws -> HTTPServer {
         let service = try TestSimulator.service()
-        let handler = engine.map { $0.wrap(handler: service.handler) } ?? service.handler
-        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 4), handler: handler)
+        let responder: any HTTPResponder = engine.map { $0.wrap(service) } ?? service
+        let server = HTTPServer(configuration: HTTPServerConfiguration(threads: 4), responder: responder)
         try server.start()
         addTeardownBlock { server.stop() }
         return server

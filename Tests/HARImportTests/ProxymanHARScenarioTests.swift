@@ -64,7 +64,7 @@ final class ProxymanHARScenarioTests: XCTestCase {
         // …and reproduces the exchanges for any client, over HTTP.
         let service = try VietMapService(databasePath: try TestDataset.path())
         let engine = ScenarioEngine(library: library)
-        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), handler: engine.wrap(respond: { service.respond(to: $0) }))
+        let server = HTTPServer(configuration: HTTPServerConfiguration(port: 0, threads: 4), responder: engine.wrap(service))
         try server.start()
         defer { server.stop() }
         func get(_ target: String) throws -> (status: Int, body: String, contentType: String?) {

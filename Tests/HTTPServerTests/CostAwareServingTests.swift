@@ -28,13 +28,13 @@ final class CostAwareServingTests: XCTestCase {
         addTeardownBlock { executor.stop() }
         let gate = Gate()
         addTeardownBlock { gate.release() }
-        let inner: HTTPHandler = { request, response in
+        let inner = ClosureResponder { request, response in
             if request.path == "/heavy" { gate.wait() }
             response.send(.text("\(request.path) from \(request.clientAddress ?? "?")"))
         }
         // One server thread: on it, a single heavy request would hold every light one.
         let server = try startServer(HTTPServerConfiguration(threads: 1),
-                                     handler: CostAwareServing.handler(inner, executor: executor) { $0.path == "/heavy" ? "test" : nil })
+                                     responder: CostAwareServing.middleware(executor: executor) { $0.path == "/heavy" ? "test" : nil }(inner))
         let heavy = try (0..<4).map { _ in try RawHTTPClient(port: server.port) }
         for client in heavy { try client.get("/heavy") }
         let deadline = Date().addingTimeInterval(10)

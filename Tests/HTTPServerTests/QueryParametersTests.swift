@@ -58,6 +58,7 @@ final class QueryParametersTests: XCTestCase {
         let request = HTTPRequest(method: "GET", target: "/api/place%20name/v4?point=1&point=2")
         XCTAssertEqual(request.path, "/api/place name/v4")
         XCTAssertEqual(request.rawQuery, "point=1&point=2")
+        XCTAssertEqual(request.query.receivedText, "point=1&point=2")
         XCTAssertEqual(request.query.all("point"), ["1", "2"])
         XCTAssertNil(request.queryError)
 
@@ -93,5 +94,14 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(response.status, 201)
         XCTAssertEqual(response.headers["content-type"], "application/json; charset=utf-8")
         XCTAssertEqual(response.transport, .normal)
+    }
+
+    func testOneQueryTheTextGoesWhenTheItemsChange() throws {
+        var request = HTTPRequest(method: "GET", target: "/p?apikey=scenario%3Aslow&text=a%20b")
+        XCTAssertEqual(request.rawQuery, "apikey=scenario%3Aslow&text=a%20b", "as received")
+        request.query.items[0].value = "k 1"
+        XCTAssertNil(request.query.receivedText, "no stale copy of the query")
+        XCTAssertEqual(request.rawQuery, "apikey=k%201&text=a%20b", "the items, encoded")
+        XCTAssertEqual(try QueryParameters(parsing: request.rawQuery), request.query)
     }
 }

@@ -36,8 +36,14 @@ final class Recorder<Value>: @unchecked Sendable {
 extension XCTestCase {
     /// Starts a server on an ephemeral port and stops it when the test ends.
     func startServer(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(threads: 2),
-                     handler: @escaping HTTPHandler) throws -> HTTPServer {
-        let server = HTTPServer(configuration: configuration, handler: handler)
+                     handler: @escaping @Sendable (HTTPRequest, ResponseHandle) -> Void) throws -> HTTPServer {
+        try startServer(configuration, responder: ClosureResponder(handler))
+    }
+
+    /// Starts a server on an ephemeral port and stops it when the test ends.
+    func startServer(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(threads: 2),
+                     responder: any HTTPResponder) throws -> HTTPServer {
+        let server = HTTPServer(configuration: configuration, responder: responder)
         try server.start()
         addTeardownBlock { server.stop() }
         return server

@@ -54,7 +54,7 @@ extension XCTestCase {
     func startServer(_ engine: ScenarioEngine, inner service: VietMapService? = nil, threads: Int = 2) throws -> HTTPServer {
         let service = try service ?? TestSimulator.service()
         let server = HTTPServer(configuration: HTTPServerConfiguration(threads: threads),
-                                handler: engine.wrap(handler: service.handler))
+                                responder: engine.wrap(service))
         try server.start()
         addTeardownBlock { server.stop() }
         return server

@@ -21,17 +21,17 @@ final class VirtualDelayTests: XCTestCase {
 
     private let route = "/api/route/v4?point=10.7769,106.7008&point=10.7725,106.6980&vehicle=car"
 
-    private func handler(_ engine: ScenarioEngine, _ calls: Calls) -> HTTPHandler {
-        engine.wrap(respond: { _ in
+    private func handler(_ engine: ScenarioEngine, _ calls: Calls) -> any HTTPResponder {
+        engine.wrap(ClosureResponder { _, reply in
             calls.innerAsked()
-            return HTTPResponse(status: 200, body: Data(#"{"paths":[{"points":"_p~iF~ps|U_ulLnnqC_mqNvxq`@"}]}"#.utf8))
+            reply.send(HTTPResponse(status: 200, body: Data(#"{"paths":[{"points":"_p~iF~ps|U_ulLnnqC_mqNvxq`@"}]}"#.utf8)))
         })
     }
 
-    private func send(_ handler: HTTPHandler, _ target: String, key: String, _ headers: [String: String], _ calls: Calls) {
+    private func send(_ handler: any HTTPResponder, _ target: String, key: String, _ headers: [String: String], _ calls: Calls) {
         var fields = HTTPHeaders()
         for (name, value) in headers { fields.set(name, value) }
-        handler(HTTPRequest(method: "GET", target: target + "&apikey=\(key)", headers: fields), ResponseHandle { calls.answered($0) })
+        handler.respond(to: HTTPRequest(method: "GET", target: target + "&apikey=\(key)", headers: fields), reply: ResponseHandle { calls.answered($0) })
     }
 
     func testAVirtualDelayIsSentAtOnceNamingTheDelayAndARealOneWaitsForTheClock() throws {

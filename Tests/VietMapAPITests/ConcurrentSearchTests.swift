@@ -24,7 +24,7 @@ final class ConcurrentSearchTests: XCTestCase {
         let service = try VietMapService(databasePath: try TestDataset.path(), responseCacheBytes: 0)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        let server = HTTPServer(configuration: configuration, handler: service.handler)
+        let server = HTTPServer(configuration: configuration, responder: service)
         try server.start()
         return (server, service)
     }

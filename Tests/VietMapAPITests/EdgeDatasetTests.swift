@@ -35,7 +35,7 @@ final class EdgeDatasetTests: XCTestCase {
         let service = try VietMapService(databasePath: databasePath)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        let server = HTTPServer(configuration: configuration, handler: service.handler)
+        let server = HTTPServer(configuration: configuration, responder: service)
         try server.start()
         defer { server.stop() }
         for items in Self.extremeQueries {

@@ -20,7 +20,7 @@ final class ResponseCacheTests: XCTestCase {
                                              responseCacheBytes: 0)
             var configuration = HTTPServerConfiguration()
             configuration.port = 0
-            let server = HTTPServer(configuration: configuration, handler: service.handler)
+            let server = HTTPServer(configuration: configuration, responder: service)
             try server.start()
             return (server, URL(string: "http://127.0.0.1:\(server.port)")!)
         } catch { fatalError("could not start the uncached server: \(error)") }
@@ -57,7 +57,7 @@ final class ResponseCacheTests: XCTestCase {
         let service = try VietMapService(databasePath: sim.databasePath, apiKeys: ["good"])
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        let server = HTTPServer(configuration: configuration, handler: service.handler)
+        let server = HTTPServer(configuration: configuration, responder: service)
         try server.start()
         defer { server.stop() }
         let base = URL(string: "http://127.0.0.1:\(server.port)")!

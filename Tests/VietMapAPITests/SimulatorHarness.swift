@@ -29,7 +29,7 @@ final class SimulatorHarness: @unchecked Sendable {
         service = try VietMapService(databasePath: databasePath, apiKeys: apiKeys)
         var configuration = HTTPServerConfiguration()
         configuration.port = 0
-        server = HTTPServer(configuration: configuration, handler: service.handler)
+        server = HTTPServer(configuration: configuration, responder: service)
         try server.start()
         baseURL = URL(string: "http://127.0.0.1:\(server.port)")!
         let sessionConfiguration = URLSessionConfiguration.ephemeral
