@@ -19,12 +19,13 @@ import PackageDescription
 ///   CCairo, Zlib, Protobuf, JSON → MapTiles  (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
 ///   CFreeType, EmbeddedFiles, Protobuf → MapGlyphs  (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType; no HTTP)
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
-///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
+///   Geodesy                             (the one spherical geometry: one earth radius, haversine and planar distances, bearings; Foundation only)
+///   ArrayBlob, Geodesy, Platform → Routing  (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   Zlib, Platform → OSMReader          (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Zlib, Protobuf → PBFWriter          (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
-///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
-///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
+///   OSMReader, PBFWriter, Geodesy → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
+///   SQLiteStore, TextFolding, ArrayBlob, Geodesy → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
@@ -40,7 +41,7 @@ import PackageDescription
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
-///   JSON, JSONSchema, VietMapClient, Polyline, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
+///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles → vietmap-sim  (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
@@ -88,19 +89,20 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["JSON"]),
         .target(name: "Polyline"),
         .target(name: "ArrayBlob", dependencies: ["Platform"]),
-        .target(name: "Routing", dependencies: ["ArrayBlob", "Platform"]),
+        .target(name: "Geodesy"),
+        .target(name: "Routing", dependencies: ["ArrayBlob", "Geodesy", "Platform"]),
         .target(name: "DriveTrace", dependencies: ["Routing"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Protobuf"),
         .target(name: "OSMReader", dependencies: ["Zlib", "Platform"]),
         .target(name: "PBFWriter", dependencies: ["Zlib", "Protobuf"]),
-        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
+        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter", "Geodesy"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "Platform"]),
         .executableTarget(name: "embed-resources", dependencies: ["Zlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .target(name: "EmbeddedFiles", dependencies: ["Zlib"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
+        .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob", "Geodesy"]),
         .target(name: "MBTiles", dependencies: ["SQLiteStore", "JSON"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
@@ -118,7 +120,7 @@ let package = Package(
                                "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Platform", "ContractWorkerHook", "ContractFiles"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Geodesy", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
