@@ -21,16 +21,17 @@ import PackageDescription
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
 ///   Geodesy                             (the one spherical geometry: one earth radius, haversine and planar distances, bearings; Foundation only)
 ///   ArrayBlob, Geodesy, Platform → Routing  (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
-///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
+///   SeededRandom                        (the one seeded generator family: SplitMix64 — generator, hash, seeder — and xoshiro256** `SeededGenerator`)
+///   Routing, SeededRandom → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   Zlib, Platform → OSMReader          (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Zlib, Protobuf → PBFWriter          (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
-///   OSMReader, PBFWriter, Geodesy → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
+///   OSMReader, PBFWriter, Geodesy, SeededRandom → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob, Geodesy → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
-///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, SeededRandom, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
@@ -43,7 +44,7 @@ import PackageDescription
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
 ///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
-///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles → vietmap-sim  (thin CLI)
+///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
 ///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 
@@ -91,12 +92,13 @@ let package = Package(
         .target(name: "ArrayBlob", dependencies: ["Platform"]),
         .target(name: "Geodesy"),
         .target(name: "Routing", dependencies: ["ArrayBlob", "Geodesy", "Platform"]),
-        .target(name: "DriveTrace", dependencies: ["Routing"]),
+        .target(name: "SeededRandom"),
+        .target(name: "DriveTrace", dependencies: ["Routing", "SeededRandom"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Protobuf"),
         .target(name: "OSMReader", dependencies: ["Zlib", "Platform"]),
         .target(name: "PBFWriter", dependencies: ["Zlib", "Protobuf"]),
-        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter", "Geodesy"]),
+        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter", "Geodesy", "SeededRandom"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "Platform"]),
         .executableTarget(name: "embed-resources", dependencies: ["Zlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
@@ -109,7 +111,7 @@ let package = Package(
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
                                                   "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "Platform"]),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles", "ArrayBlob"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
@@ -124,7 +126,7 @@ let package = Package(
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
-                                         "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles"]),
+                                         "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles", "SeededRandom"]),
 
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
 
@@ -132,24 +134,24 @@ let package = Package(
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob"]),
-        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
+        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter", "SeededRandom"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
-                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData"],
+                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
                     dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
-        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
+        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing", "SeededRandom"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
                                    "VietMapWire", "Search", "Platform", "Zlib", "Dataset", "DefaultData", "SQLiteStore", "TextFolding",
-                                   "VietMapWireHTTP", "ArrayBlob", "MapGlyphs"]),
+                                   "VietMapWireHTTP", "ArrayBlob", "MapGlyphs", "SeededRandom"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
-                                   "Dataset", "DefaultData", "VietMapWire"]),
+                                   "Dataset", "DefaultData", "VietMapWire", "SeededRandom"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",
@@ -159,7 +161,7 @@ let package = Package(
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "SeededRandom"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),

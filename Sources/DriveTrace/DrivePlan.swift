@@ -1,5 +1,6 @@
 import Foundation
 import Routing
+import SeededRandom
 
 /// How a route is driven into GPS fixes: fixes per second, how much faster than the router's
 /// times, GPS noise, and the stops, detours and gaps of `events`. `fixes(along:)` is a pure

@@ -1,5 +1,6 @@
 import DriveTrace
 import Routing
+import SeededRandom
 import XCTest
 
 /// A plan's size is known before its fixes are made: more than `DrivePlan.maxFixes` is refused

@@ -1,5 +1,6 @@
 import DriveTrace
 import Routing
+import SeededRandom
 import XCTest
 
 /// The trace layer without a dataset: the generator, the clock, NMEA checksums, and a plan over
