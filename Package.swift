@@ -45,7 +45,8 @@ import PackageDescription
 ///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
-///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
+///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
+///   Dataset, DefaultData, Routing, HTTPTestSupport → SimTesting   (test support with data: the shared test dataset, the whole-city graph; re-exports HTTPTestSupport)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 
 /// Swift settings shared by every Swift target (not the system libraries or the C target):
@@ -128,21 +129,22 @@ let package = Package(
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
                                          "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles", "SeededRandom"]),
 
-        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
+        .target(name: "HTTPTestSupport", dependencies: ["Platform"]),
+        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting", "Platform"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Platform"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
-        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter", "SeededRandom"]),
+        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PBFWriter", "SeededRandom"]),
         .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
                                                  "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
-                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
+                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing", "SeededRandom"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// `ProxyServer.stop(drainTimeout:drainingBackend:)`: requests already sent into tunnels (plain

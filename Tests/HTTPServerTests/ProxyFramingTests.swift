@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// The proxy reads a request head exactly as strictly as it must so that no second request

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import Platform
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// `ProxyServer` over real loopback sockets: curl through the proxy (CONNECT + TLS with the local

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// HTTPS with a generated local CA. FoundationNetworking (libcurl underneath) has no
