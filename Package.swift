@@ -9,7 +9,7 @@ import PackageDescription
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
-///   JSON                                (ordered JSON values, serializer, parser)
+///   JSON                                (ordered JSON values, serializer, parser, pretty-printer, pointers, equality by value, JSON Patch with its size estimate)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
 ///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs and the map resources too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy, map paths and the URLs inside a style)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door, a request's base URL)
