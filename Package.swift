@@ -22,7 +22,8 @@ import PackageDescription
 ///   Geodesy                             (the one spherical geometry: one earth radius, haversine and planar distances, bearings; Foundation only)
 ///   ArrayBlob, Geodesy, Platform → Routing  (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
 ///   SeededRandom                        (the one seeded generator family: SplitMix64 — generator, hash, seeder — and xoshiro256** `SeededGenerator`)
-///   Routing, SeededRandom → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
+///   XMLEscaping                         (the one XML text escaper: five entities, U+FFFD for what XML 1.0 cannot carry; Foundation-free)
+///   Routing, SeededRandom, XMLEscaping → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   Zlib, Platform → OSMReader          (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Zlib, Protobuf → PBFWriter          (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
 ///   OSMReader, PBFWriter, Geodesy, SeededRandom → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
@@ -30,7 +31,7 @@ import PackageDescription
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
-///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
+///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob, XMLEscaping → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
 ///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, SeededRandom, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
@@ -42,7 +43,7 @@ import PackageDescription
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
-///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
+///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, XMLEscaping, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
 ///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
@@ -94,7 +95,8 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "Routing", dependencies: ["ArrayBlob", "Geodesy", "Platform"]),
         .target(name: "SeededRandom"),
-        .target(name: "DriveTrace", dependencies: ["Routing", "SeededRandom"]),
+        .target(name: "XMLEscaping"),
+        .target(name: "DriveTrace", dependencies: ["Routing", "SeededRandom", "XMLEscaping"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Protobuf"),
         .target(name: "OSMReader", dependencies: ["Zlib", "Platform"]),
@@ -110,7 +112,7 @@ let package = Package(
         .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
-                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob"]),
+                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob", "XMLEscaping"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
@@ -123,7 +125,7 @@ let package = Package(
                                "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Geodesy", "Platform", "ContractWorkerHook", "ContractFiles"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Geodesy", "XMLEscaping", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
                                          "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",

@@ -1,4 +1,5 @@
 import Routing
+import XMLEscaping
 /// GPX 1.1 (topografix.com/GPX/1/1): `metadata` (name, start time), one timed `<wpt>` per fix —
 /// Xcode's simulated location plays waypoints at their times — then the same fixes as one
 /// `<trk>`, a new `<trkseg>` after each gap (what the Android emulator and most tools read).
@@ -20,7 +21,7 @@ public struct GPXWriter: Sendable {
 
     /// Hands the file to `emit` piece by piece (a line or a few), in order.
     public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {
-        let title = XMLText.escape(name)
+        let title = xmlEscape(name)
         try emit("""
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="vietmap-sim drive" xmlns="http://www.topografix.com/GPX/1/1">
@@ -42,6 +43,6 @@ public struct GPXWriter: Sendable {
     }
 
     private func coordinates(_ fix: DriveFix) -> String {
-        "lat=\"\(XMLText.degrees(fix.point.latitude))\" lon=\"\(XMLText.degrees(fix.point.longitude))\""
+        "lat=\"\(CoordinateText.degrees(fix.point.latitude))\" lon=\"\(CoordinateText.degrees(fix.point.longitude))\""
     }
 }

@@ -1,4 +1,5 @@
 import Routing
+import XMLEscaping
 /// KML 2.2: one Placemark per fix with a `<TimeStamp>` and a `<Point>` (what the Android
 /// emulator's extended controls load; Google Earth animates the time stamps).
 public struct KMLWriter: Sendable {
@@ -23,13 +24,13 @@ public struct KMLWriter: Sendable {
             <?xml version="1.0" encoding="UTF-8"?>
             <kml xmlns="http://www.opengis.net/kml/2.2">
               <Document>
-                <name>\(XMLText.escape(name))</name>
+                <name>\(xmlEscape(name))</name>
 
             """)
         for fix in fixes {
             let time = TraceTime(start: start, plus: fix.time).iso8601
             try emit("    <Placemark><TimeStamp><when>\(time)</when></TimeStamp>"
-                     + "<Point><coordinates>\(XMLText.degrees(fix.point.longitude)),\(XMLText.degrees(fix.point.latitude)),0</coordinates></Point></Placemark>\n")
+                     + "<Point><coordinates>\(CoordinateText.degrees(fix.point.longitude)),\(CoordinateText.degrees(fix.point.latitude)),0</coordinates></Point></Placemark>\n")
         }
         try emit("  </Document>\n</kml>\n")
     }
