@@ -359,21 +359,3 @@ public struct ContractReport: Sendable {
         ]))
     }
 }
-
-extension JSONValue {
-    /// Indented JSON text (two spaces), keys in order.
-    public func prettyPrinted(indent: String = "") -> String {
-        let inner = indent + "  "
-        switch self {
-        case .array(let items):
-            if items.isEmpty { return "[]" }
-            return "[\n" + items.map { inner + $0.prettyPrinted(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
-        case .object(let object):
-            if object.count == 0 { return "{}" }
-            return "{\n" + object.members.map { inner + JSONSerializer.string(.string($0.key)) + ": " + $0.value.prettyPrinted(indent: inner) }
-                .joined(separator: ",\n") + "\n\(indent)}"
-        default:
-            return JSONSerializer.string(self)
-        }
-    }
-}
