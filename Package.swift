@@ -32,7 +32,8 @@ import PackageDescription
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob, XMLEscaping → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
-///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, SeededRandom, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   RegexEngine                         (a regular expression matched without backtracking: Pike VM, O(text × program), capped program)
+///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, SeededRandom, RegexEngine, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
@@ -114,7 +115,8 @@ let package = Package(
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
                                                   "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob", "XMLEscaping"]),
         .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "Platform"]),
+        .target(name: "RegexEngine"),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "RegexEngine", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles", "ArrayBlob"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
@@ -137,6 +139,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Platform"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "RegexEngineTests", dependencies: ["RegexEngine"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
@@ -155,7 +158,7 @@ let package = Package(
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
-                                   "Dataset", "DefaultData", "VietMapWire", "SeededRandom"]),
+                                   "Dataset", "DefaultData", "VietMapWire", "SeededRandom", "RegexEngine"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",
