@@ -3,20 +3,13 @@ import XMLEscaping
 /// GPX 1.1 (topografix.com/GPX/1/1): `metadata` (name, start time), one timed `<wpt>` per fix —
 /// Xcode's simulated location plays waypoints at their times — then the same fixes as one
 /// `<trk>`, a new `<trkseg>` after each gap (what the Android emulator and most tools read).
-public struct GPXWriter: Sendable {
+public struct GPXWriter: TraceWriter {
     public var start: Int64
     public var name: String
 
     public init(start: Int64, name: String) {
         self.start = start
         self.name = name
-    }
-
-    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
-    public func render(_ fixes: [DriveFix]) -> String {
-        var out = ""
-        write(fixes) { out += $0 }
-        return out
     }
 
     /// Hands the file to `emit` piece by piece (a line or a few), in order.

@@ -2,20 +2,13 @@ import Routing
 import XMLEscaping
 /// KML 2.2: one Placemark per fix with a `<TimeStamp>` and a `<Point>` (what the Android
 /// emulator's extended controls load; Google Earth animates the time stamps).
-public struct KMLWriter: Sendable {
+public struct KMLWriter: TraceWriter {
     public var start: Int64
     public var name: String
 
     public init(start: Int64, name: String) {
         self.start = start
         self.name = name
-    }
-
-    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
-    public func render(_ fixes: [DriveFix]) -> String {
-        var out = ""
-        write(fixes) { out += $0 }
-        return out
     }
 
     /// Hands the file to `emit` piece by piece (a Placemark at a time), in order.
