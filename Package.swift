@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
-///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
+///   CMicroHTTPD, Platform → HTTPServer  (HTTP/HTTPS transport; no VietMap knowledge)
+///   HTTPServer, CMicroHTTPD, CGnuTLS, Platform → HTTPProxy  (the CONNECT/absolute-form proxy of `serve --proxy` and the local CA that signs its certificates; the only GnuTLS user)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
@@ -45,7 +46,7 @@ import PackageDescription
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
 ///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, XMLEscaping, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
-///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
+///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport, HTTPProxy,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
 ///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
 ///   Dataset, DefaultData, Routing, HTTPTestSupport → SimTesting   (test support with data: the shared test dataset, the whole-city graph; re-exports HTTPTestSupport)
@@ -84,7 +85,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
 
         .target(name: "Platform"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS", "Platform"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Platform"]),
+        .target(name: "HTTPProxy", dependencies: ["HTTPServer", "CMicroHTTPD", "CGnuTLS", "Platform"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
@@ -130,13 +132,13 @@ let package = Package(
         .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Geodesy", "XMLEscaping", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "HTTPProxy", "Routing", "DriveTrace", "CountryMaker",
                                          "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles", "SeededRandom"]),
 
         .target(name: "HTTPTestSupport", dependencies: ["Platform"]),
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Platform"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPProxy", "HTTPTestSupport", "Platform"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "RegexEngineTests", dependencies: ["RegexEngine"]),

@@ -1,6 +1,7 @@
 import Dataset
 import Dispatch
 import Foundation
+import HTTPProxy
 import HTTPServer
 import Platform
 import VietMapSimulator

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
 import HTTPTestSupport
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// The first request head a client sends to the proxy port, parsed: `CONNECT host:port`, an
 /// absolute-form request (`GET http://host/path HTTP/1.1`) or an origin-form one.

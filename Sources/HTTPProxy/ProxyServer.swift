@@ -1,6 +1,7 @@
 import CGnuTLS
 import CMicroHTTPD
 import Foundation
+import HTTPServer
 import Platform
 
 /// `shutdown(2)` directions (the same numbers on Linux and Darwin; the static-stdlib release build
