@@ -6,7 +6,7 @@ import PackageDescription
 /// Layers (each a target; arrows are the only allowed dependencies):
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
 ///   CMicroHTTPD, Platform → HTTPServer  (HTTP/HTTPS transport; no VietMap knowledge)
-///   HTTPServer, CMicroHTTPD, CGnuTLS, Platform → HTTPProxy  (the CONNECT/absolute-form proxy of `serve --proxy` and the local CA that signs its certificates; the only GnuTLS user)
+///   HTTPServer, JSON, CMicroHTTPD, CGnuTLS, Platform → HTTPProxy  (the CONNECT/absolute-form proxy of `serve --proxy` and the local CA that signs its certificates; the only GnuTLS user)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
@@ -38,7 +38,7 @@ import PackageDescription
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
-///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
+///   VietMapWire, JSON → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   Zlib → embed-resources              (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
 ///   embed-resources → EmbedResources    (build-tool plugin of DefaultData, MapGlyphs, Dashboard, BuiltInScenarios, ContractFiles)
@@ -86,7 +86,7 @@ let package = Package(
 
         .target(name: "Platform"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Platform"]),
-        .target(name: "HTTPProxy", dependencies: ["HTTPServer", "CMicroHTTPD", "CGnuTLS", "Platform"]),
+        .target(name: "HTTPProxy", dependencies: ["HTTPServer", "JSON", "CMicroHTTPD", "CGnuTLS", "Platform"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
@@ -116,7 +116,7 @@ let package = Package(
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
                                                   "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob", "XMLEscaping"]),
-        .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
+        .target(name: "VietMapClient", dependencies: ["VietMapWire", "JSON"]),
         .target(name: "RegexEngine"),
         .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "RegexEngine", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),

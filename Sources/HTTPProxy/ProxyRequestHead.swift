@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import JSON
 
 /// The first request head a client sends to the proxy port, parsed: `CONNECT host:port`, an
 /// absolute-form request (`GET http://host/path HTTP/1.1`) or an origin-form one.
@@ -235,19 +236,5 @@ struct ProxyRefusal: Error {
     }
 
     /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String) -> String { JSONSerializer.string(.string(text)) }
 }

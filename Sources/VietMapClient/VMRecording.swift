@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One recorded exchange: a request (its `apikey`, if it carried one, redacted to a
 /// ``VMKeyRedaction`` token) and the raw answer it got.
@@ -101,23 +102,7 @@ public struct VMRecording: Sendable {
         return body.startIndex + node.range.lowerBound ..< body.startIndex + node.range.upperBound
     }
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String) -> String { JSONSerializer.string(.string(text)) }
 
     // MARK: Reading
 
