@@ -58,18 +58,15 @@ final class DecodingContext {
 
     func integer(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Int>) -> Int? {
         guard let number = value.intValue, range.contains(number) else {
-            report(path, "must be an integer from \(range.lowerBound) to \(range.upperBound), found \(describe(value))")
+            let bounds = range.upperBound == .max ? "≥ \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
+            report(path, "must be an integer \(bounds), found \(describe(value))")
             return nil
         }
         return number
     }
 
     func integer(_ value: JSONValue, at path: JSONPointer, atLeast minimum: Int) -> Int? {
-        guard let number = value.intValue, number >= minimum else {
-            report(path, "must be an integer ≥ \(minimum), found \(describe(value))")
-            return nil
-        }
-        return number
+        integer(value, at: path, in: minimum...Int.max)
     }
 
     func number(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Double>) -> Double? {
