@@ -5,7 +5,7 @@ import PackageDescription
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
-///   CMicroHTTPD, Platform → HTTPServer  (HTTP/HTTPS transport; no VietMap knowledge)
+///   CMicroHTTPD, JSON, Platform → HTTPServer  (HTTP/HTTPS transport; no VietMap knowledge)
 ///   HTTPServer, JSON, CMicroHTTPD, CGnuTLS, Platform → HTTPProxy  (the CONNECT/absolute-form proxy of `serve --proxy` and the local CA that signs its certificates; the only GnuTLS user)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
@@ -86,7 +86,7 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
 
         .target(name: "Platform"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "Platform"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "JSON", "Platform"]),
         .target(name: "HTTPProxy", dependencies: ["HTTPServer", "JSON", "CMicroHTTPD", "CGnuTLS", "Platform"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
