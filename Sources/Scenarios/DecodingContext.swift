@@ -57,16 +57,20 @@ final class DecodingContext {
     }
 
     func integer(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Int>) -> Int? {
+        integer(value, at: path, in: range, saying: "from \(range.lowerBound) to \(range.upperBound)")
+    }
+
+    func integer(_ value: JSONValue, at path: JSONPointer, atLeast minimum: Int) -> Int? {
+        integer(value, at: path, in: minimum...Int.max, saying: "≥ \(minimum)")
+    }
+
+    /// - Parameter bounds: `range` as the message says it.
+    private func integer(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Int>, saying bounds: String) -> Int? {
         guard let number = value.intValue, range.contains(number) else {
-            let bounds = range.upperBound == .max ? "≥ \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
             report(path, "must be an integer \(bounds), found \(describe(value))")
             return nil
         }
         return number
-    }
-
-    func integer(_ value: JSONValue, at path: JSONPointer, atLeast minimum: Int) -> Int? {
-        integer(value, at: path, in: minimum...Int.max)
     }
 
     func number(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Double>) -> Double? {
