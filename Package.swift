@@ -5,11 +5,12 @@ import PackageDescription
 ///
 /// Layers (each a target; arrows are the only allowed dependencies):
 ///   Platform                            (what differs between Glibc and Darwin: libc re-export, sockets, rlimits, signals, process memory, spawning)
-///   CMicroHTTPD, CGnuTLS, Platform → HTTPServer   (HTTP/HTTPS transport, local CA, the CONNECT/absolute-form proxy of `serve --proxy`; no VietMap knowledge)
+///   CMicroHTTPD, JSON, Platform → HTTPServer  (HTTP/HTTPS transport; no VietMap knowledge)
+///   HTTPServer, JSON, CMicroHTTPD, CGnuTLS, Platform → HTTPProxy  (the CONNECT/absolute-form proxy of `serve --proxy` and the local CA that signs its certificates; the only GnuTLS user)
 ///   CSQLite → SQLiteStore               (SQLite wrapper)
 ///   SQLiteStore, JSON → MBTiles         (MBTiles 1.3 files: an atomic writer (XYZ in, TMS rows stored) and a reader; no tile generation, no HTTP)
 ///   TextFolding                         (diacritic/đ folding shared by import and search)
-///   JSON                                (ordered JSON values, serializer, parser)
+///   JSON                                (ordered JSON values, serializer, parser, pretty-printer, pointers, equality by value, JSON Patch with its size estimate)
 ///   JSON → JSONSchema                   (JSON Schema 2020-12 validator)
 ///   JSON → VietMapWire                  (the VietMap wire protocol: endpoints — Directions v5 of the navigation SDKs and the map resources too —, parameters, error codes and envelopes (VietMap's and Mapbox's), the key policy, map paths and the URLs inside a style)
 ///   VietMapWire, HTTPServer, JSON → VietMapWireHTTP  (the protocol over HTTP: one renderer of answers and errors, one front door, a request's base URL)
@@ -19,31 +20,37 @@ import PackageDescription
 ///   CCairo, Zlib, Protobuf, JSON → MapTiles  (map features in world coordinates → MVT vector tiles, Cairo raster tiles and sprite atlases; no HTTP, no VietMap schema)
 ///   CFreeType, EmbeddedFiles, Protobuf → MapGlyphs  (embedded Roboto fonts → MapLibre glyph PBFs, SDF by FreeType; no HTTP)
 ///   Platform → ArrayBlob                (stored arrays: the blob format, views read in place from mapped file sections)
-///   ArrayBlob, Platform → Routing       (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
-///   Routing → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
+///   Geodesy                             (the one spherical geometry: one earth radius, haversine and planar distances, bearings; Foundation only)
+///   ArrayBlob, Geodesy, Platform → Routing  (road graph, A*, contraction hierarchies, instructions, travel matrices, tour planning; no JSON)
+///   StableHashing                       (the one stable hash: FNV-1a 64, word-wise for fingerprints and byte-wise)
+///   SeededRandom                        (the one seeded generator family: SplitMix64 — generator, hash, seeder — and xoshiro256** `SeededGenerator`)
+///   XMLEscaping                         (the one XML text escaper: five entities, U+FFFD for what XML 1.0 cannot carry; Foundation-free)
+///   Routing, SeededRandom, XMLEscaping → DriveTrace                (a route driven into timed GPS fixes — stops, detours, gaps, seeded noise — and their GPX/NMEA/KML text; no CLI)
 ///   Zlib, Platform → OSMReader          (streaming OpenStreetMap XML/PBF reader, no routing knowledge)
 ///   Zlib, Protobuf → PBFWriter          (OpenStreetMap PBF writer: dense nodes, string tables, zlib blobs; no OSM semantics)
-///   OSMReader, PBFWriter → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
-///   SQLiteStore, TextFolding, ArrayBlob → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
-///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
+///   OSMReader, PBFWriter, Geodesy, SeededRandom → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
+///   SQLiteStore, TextFolding, ArrayBlob, Geodesy → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
+///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, StableHashing, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
 ///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
-///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
-///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
+///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob, XMLEscaping, StableHashing → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
+///   RegexEngine                         (a regular expression matched without backtracking: Pike VM, O(text × program), capped program)
+///   HTTPServer, JSON, Polyline, VietMapWire, VietMapWireHTTP, SeededRandom, RegexEngine, StableHashing, Platform → Scenarios  (fault-injection scenarios in front of any handler, journal, admin API)
 ///   Scenarios, HTTPServer, JSON, Zlib, VietMapWire → HARImport  (HAR 1.2 files → captured exchanges for replay scenarios)
 ///   HTTPServer, JSON, Routing, VietMapWire, EmbeddedFiles, ArrayBlob → Dashboard  (the QA page at /__sim/ui/, its endpoint list and road GeoJSON; static files embedded)
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
-///   VietMapWire → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
+///   VietMapWire, JSON → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
 ///   Zlib → embed-resources              (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
 ///   embed-resources → EmbedResources    (build-tool plugin of DefaultData, MapGlyphs, Dashboard, BuiltInScenarios, ContractFiles)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
 ///   EmbeddedFiles → ContractFiles       (Contracts/ embedded in the code: the OpenAPI document, schemas, corpus, fixtures)
-///   JSON, JSONSchema, VietMapClient, Polyline, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
-///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport,
-///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles → vietmap-sim  (thin CLI)
-///   Dataset, DefaultData, Routing, Platform → SimTesting   (test support: raw socket client, the shared test dataset, the whole-city graph)
+///   JSON, JSONSchema, VietMapClient, Polyline, Geodesy, XMLEscaping, Platform, ContractWorkerHook, ContractFiles → ContractKit  (VietMapWire through VietMapClient's re-export; the contract suite: an app's decoders in contract workers (posix_spawn, no fork) or in-process (iOS), a decoder command in any language, scenario baselines; builds for iOS)
+///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport, HTTPProxy,
+///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
+///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
+///   Dataset, DefaultData, Routing, HTTPTestSupport → SimTesting   (test support with data: the shared test dataset, the whole-city graph; re-exports HTTPTestSupport)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 
 /// Swift settings shared by every Swift target (not the system libraries or the C target):
@@ -79,7 +86,8 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
 
         .target(name: "Platform"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CGnuTLS", "Platform"]),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "JSON", "Platform"]),
+        .target(name: "HTTPProxy", dependencies: ["HTTPServer", "JSON", "CMicroHTTPD", "CGnuTLS", "Platform"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "TextFolding"),
         .target(name: "JSON"),
@@ -88,26 +96,31 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["JSON"]),
         .target(name: "Polyline"),
         .target(name: "ArrayBlob", dependencies: ["Platform"]),
-        .target(name: "Routing", dependencies: ["ArrayBlob", "Platform"]),
-        .target(name: "DriveTrace", dependencies: ["Routing"]),
+        .target(name: "Geodesy"),
+        .target(name: "Routing", dependencies: ["ArrayBlob", "Geodesy", "Platform"]),
+        .target(name: "SeededRandom"),
+        .target(name: "StableHashing"),
+        .target(name: "XMLEscaping"),
+        .target(name: "DriveTrace", dependencies: ["Routing", "SeededRandom", "XMLEscaping"]),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "Protobuf"),
         .target(name: "OSMReader", dependencies: ["Zlib", "Platform"]),
         .target(name: "PBFWriter", dependencies: ["Zlib", "Protobuf"]),
-        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter"]),
-        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "Platform"]),
+        .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter", "Geodesy", "SeededRandom"]),
+        .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "StableHashing", "Platform"]),
         .executableTarget(name: "embed-resources", dependencies: ["Zlib"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .target(name: "EmbeddedFiles", dependencies: ["Zlib"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob"]),
+        .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob", "Geodesy"]),
         .target(name: "MBTiles", dependencies: ["SQLiteStore", "JSON"]),
         .target(name: "MapTiles", dependencies: ["CCairo", "Zlib", "Protobuf", "JSON"]),
         .target(name: "MapGlyphs", dependencies: ["CFreeType", "EmbeddedFiles", "Protobuf"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "VietMapAPI", dependencies: ["HTTPServer", "Search", "JSON", "TextFolding", "Routing", "Polyline", "Dataset", "VietMapWire", "VietMapWireHTTP",
-                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob"]),
-        .target(name: "VietMapClient", dependencies: ["VietMapWire"]),
-        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "Platform"]),
+                                                  "MapTiles", "MapGlyphs", "MBTiles", "Zlib", "ArrayBlob", "XMLEscaping", "StableHashing"]),
+        .target(name: "VietMapClient", dependencies: ["VietMapWire", "JSON"]),
+        .target(name: "RegexEngine"),
+        .target(name: "Scenarios", dependencies: ["HTTPServer", "JSON", "Polyline", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "RegexEngine", "StableHashing", "Platform"]),
         .target(name: "HARImport", dependencies: ["Scenarios", "HTTPServer", "JSON", "Zlib", "VietMapWire"]),
         .target(name: "Dashboard", dependencies: ["HTTPServer", "JSON", "Routing", "VietMapWire", "EmbeddedFiles", "ArrayBlob"], exclude: ["Resources"],
                 plugins: ["EmbedResources"]),
@@ -118,36 +131,38 @@ let package = Package(
                                "VietMapWire", "VietMapWireHTTP"]),
         .target(name: "ContractWorkerHook"),
         .target(name: "ContractFiles", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
-        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Platform", "ContractWorkerHook", "ContractFiles"]),
+        .target(name: "ContractKit", dependencies: ["JSON", "JSONSchema", "VietMapClient", "Polyline", "Geodesy", "XMLEscaping", "Platform", "ContractWorkerHook", "ContractFiles"]),
         .executableTarget(name: "vietmap-sim",
                           dependencies: ["VietMapAPI", "HTTPServer", "Dataset", "DefaultData", "Scenarios", "ContractKit",
-                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "Routing", "DriveTrace", "CountryMaker",
-                                         "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles"]),
+                                         "VietMapSimulator", "BuiltInScenarios", "Capture", "HARImport", "HTTPProxy", "Routing", "DriveTrace", "CountryMaker",
+                                         "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles", "SeededRandom"]),
 
-        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "Platform"]),
+        .target(name: "HTTPTestSupport", dependencies: ["Platform"]),
+        .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SimTesting", "Platform"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPProxy", "HTTPTestSupport", "Platform"]),
         .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "RegexEngineTests", dependencies: ["RegexEngine"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob"]),
-        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SimTesting"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "SimTesting", "PBFWriter"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader"]),
+        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
+        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PBFWriter", "SeededRandom"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
-                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData"],
+                                                 "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
-                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "SimTesting"]),
-        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing"]),
+                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
+        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing", "SeededRandom"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
                                    "VietMapWire", "Search", "Platform", "Zlib", "Dataset", "DefaultData", "SQLiteStore", "TextFolding",
-                                   "VietMapWireHTTP", "ArrayBlob", "MapGlyphs"]),
+                                   "VietMapWireHTTP", "ArrayBlob", "MapGlyphs", "SeededRandom"]),
         .testTarget(name: "VietMapClientTests", dependencies: ["VietMapClient", "VietMapAPI", "HTTPServer", "SimTesting"]),
         .testTarget(name: "ScenarioTests",
                     dependencies: ["Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "Polyline", "SimTesting", "Platform",
-                                   "Dataset", "DefaultData", "VietMapWire", "VietMapWireHTTP"]),
+                                   "Dataset", "DefaultData", "VietMapWire", "VietMapWireHTTP", "SeededRandom", "RegexEngine"]),
         .testTarget(name: "HARImportTests",
                     dependencies: ["HARImport", "Scenarios", "VietMapAPI", "HTTPServer", "JSON", "JSONSchema", "SimTesting", "VietMapClient", "Zlib", "VietMapWire"]),
         .testTarget(name: "DashboardTests",
@@ -157,7 +172,7 @@ let package = Package(
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "SeededRandom"]),
         .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
         .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import VietMapClient
+import XMLEscaping
 
 /// Everything a contract run found: per query, per fixture, per model, per scenario.
 public struct ContractReport: Sendable {
@@ -356,47 +357,5 @@ public struct ContractReport: Sendable {
                 ]))
             })),
         ]))
-    }
-}
-
-/// Text safe inside XML 1.0 attributes and elements (characters XML cannot carry become U+FFFD).
-func xmlEscape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-        default:
-            let v = scalar.value
-            if v < 0x20 || (0xFFFE...0xFFFF).contains(v) || (0xD800...0xDFFF).contains(v) {
-                out += "\u{FFFD}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out
-}
-
-extension JSONValue {
-    /// Indented JSON text (two spaces), keys in order.
-    public func prettyPrinted(indent: String = "") -> String {
-        let inner = indent + "  "
-        switch self {
-        case .array(let items):
-            if items.isEmpty { return "[]" }
-            return "[\n" + items.map { inner + $0.prettyPrinted(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
-        case .object(let object):
-            if object.count == 0 { return "{}" }
-            return "{\n" + object.members.map { inner + JSONSerializer.string(.string($0.key)) + ": " + $0.value.prettyPrinted(indent: inner) }
-                .joined(separator: ",\n") + "\n\(indent)}"
-        default:
-            return JSONSerializer.string(self)
-        }
     }
 }

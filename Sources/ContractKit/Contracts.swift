@@ -11,7 +11,7 @@ public struct ContractError: Error, Sendable, CustomStringConvertible {
 }
 
 /// What the OpenAPI document says about one status of one operation.
-package struct ResponseSpec: Sendable {
+package struct DocumentedResponse: Sendable {
     /// The schema reference as written in the OpenAPI document, resolved against it
     /// (e.g. `schemas/route-response.schema.json`).
     package let schemaReference: String?
@@ -141,7 +141,7 @@ public struct Contracts: Sendable {
 
     /// What the document says about `status` for `endpoint` (`nil`: undocumented; a `default` or
     /// `4XX`-style range counts).
-    package func response(_ endpoint: VMEndpoint, status: Int) -> ResponseSpec? {
+    package func response(_ endpoint: VMEndpoint, status: Int) -> DocumentedResponse? {
         guard let responses = operation(endpoint)?["responses"]?.objectValue else { return nil }
         let range = "\(status / 100)XX"
         guard var response = responses[String(status)] ?? responses[range] ?? responses[range.lowercased()] ?? responses["default"] else {
@@ -159,7 +159,7 @@ public struct Contracts: Sendable {
             stem = String(reference.dropFirst("schemas/".count).dropLast(".schema.json".count))
         }
         let headers = response["headers"]?.objectValue?.members.filter { $0.value["required"] == .bool(true) }.map { $0.key.lowercased() } ?? []
-        return ResponseSpec(schemaReference: reference, schemaStem: stem, requiredHeaders: headers)
+        return DocumentedResponse(schemaReference: reference, schemaStem: stem, requiredHeaders: headers)
     }
 
     private func resolveLocal(_ ref: String) -> JSONValue? {

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import JSON
 import Polyline
 import VietMapClient
@@ -76,11 +77,7 @@ package struct LatLng: Sendable, Equatable {
 
     /// Great-circle distance in metres.
     package func distance(to other: LatLng) -> Double {
-        let r = 6_371_008.8
-        let dLat = (other.lat - lat) * .pi / 180
-        let dLng = (other.lng - lng) * .pi / 180
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat * .pi / 180) * cos(other.lat * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * r * asin(min(1, sqrt(a)))
+        Geo.distance(lat, lng, other.lat, other.lng)
     }
 
     /// `"lat,lng"` → point.

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import PBFWriter
 
 /// Where each copy of the city goes: a grid of cells the size of the city's bounding box plus a
@@ -71,7 +72,7 @@ struct CountryLayout {
                 // By distance: the penalty only adds, so stop once the distance alone exceeds the best cost.
                 let byDistance = outside.indices.filter { !taken[$0] }.map { candidate -> (Double, Int) in
                     let lat = centerLat + Double(candidate / columns + r0) * ch, lng = centerLng + Double(candidate % columns + c0) * cw
-                    return (Geo.km(lat, lng, anchor.anchorLat, anchor.anchorLng), candidate)
+                    return (Geo.planarDistance(lat, lng, anchor.anchorLat, anchor.anchorLng) / 1000, candidate)
                 }.sorted { $0 < $1 }
                 var best = -1
                 var bestCost = Double.infinity

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Vietnam's 2025 provinces from `units_2025_centroids_bbox.csv` (code, level, name, province,
 /// province_code, centroid_lat, centroid_lng, bbox_min_lng, bbox_min_lat, bbox_max_lng,
@@ -115,8 +116,8 @@ struct Provinces {
     /// The province whose anchor is nearest to a point.
     func nearest(lat: Double, lng: Double) -> Int {
         provinces.indices.min { a, b in
-            Geo.km(lat, lng, provinces[a].anchorLat, provinces[a].anchorLng)
-                < Geo.km(lat, lng, provinces[b].anchorLat, provinces[b].anchorLng)
+            Geo.planarDistance(lat, lng, provinces[a].anchorLat, provinces[a].anchorLng)
+                < Geo.planarDistance(lat, lng, provinces[b].anchorLat, provinces[b].anchorLng)
         }!
     }
 }

@@ -1,12 +1,9 @@
+import SeededRandom
+
 /// SplitMix64 finalizer over a seed and a few integers: the one source of "random" choices
 /// in a generated country, so that the same seed gives the same bytes on every run and machine.
 enum SeededHash {
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    static func mix(_ value: UInt64) -> UInt64 { SplitMix64.mix(value) }
 
     static func value(_ seed: UInt64, _ parts: Int64...) -> UInt64 {
         var h = mix(seed)

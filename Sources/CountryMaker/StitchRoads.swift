@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import PBFWriter
 
 /// The long roads joining the copies: a minimum spanning tree over the copies' centres plus a
@@ -40,7 +41,7 @@ struct StitchRoads {
         }
         func distance(_ a: Int, _ b: Int) -> Double {
             let p = center(a), q = center(b)
-            return Geo.km(p.0, p.1, q.0, q.1)
+            return Geo.planarDistance(p.0, p.1, q.0, q.1) / 1000
         }
 
         // Prim's MST (O(n²), ties to the lower index).
@@ -61,7 +62,7 @@ struct StitchRoads {
             }
         }
         // Extra links: each copy to one of its two nearest neighbours, one time in three.
-        let cellKm = Geo.km(0, 0, Double(layout.cellHeightE7) / 1e7, Double(layout.cellWidthE7) / 1e7)
+        let cellKm = Geo.planarDistance(0, 0, Double(layout.cellHeightE7) / 1e7, Double(layout.cellWidthE7) / 1e7) / 1000
         var linked = Set(links.map { [$0.from, $0.to] })
         for i in 0 ..< n {
             let near = (0 ..< n).filter { $0 != i }.sorted { (distance(i, $0), $0) < (distance(i, $1), $1) }.prefix(2)
@@ -92,12 +93,12 @@ struct StitchRoads {
             let end = nearestCandidate(towardLatE7: centerLatE7 + a.dLatE7 - b.dLatE7, lonE7: centerLonE7 + a.dLonE7 - b.dLonE7)
             let p = (Double(city.latE7[Int(start)] + a.dLatE7) / 1e7, Double(city.lonE7[Int(start)] + a.dLonE7) / 1e7)
             let q = (Double(city.latE7[Int(end)] + b.dLatE7) / 1e7, Double(city.lonE7[Int(end)] + b.dLonE7) / 1e7)
-            let length = Geo.km(p.0, p.1, q.0, q.1)
+            let length = Geo.planarDistance(p.0, p.1, q.0, q.1) / 1000
             let segments = max(1, Int((length / 1.5).rounded(.up)))
             // A bow of up to 4 km to one side, and ±120 m of jitter per vertex.
             let side: Double = SeededHash.value(seed, 13, Int64(number)) % 2 == 0 ? 1 : -1
             let bow = side * min(0.04 * length, 4.0)
-            let kmPerLat = Geo.kmPerDegree, kmPerLng = Geo.kmPerDegree * cos((p.0 + q.0) / 2 * .pi / 180)
+            let kmPerLat = Geo.metresPerDegree / 1000, kmPerLng = Geo.metresPerDegree / 1000 * cos((p.0 + q.0) / 2 * .pi / 180)
             let ex = (q.1 - p.1) * kmPerLng, ey = (q.0 - p.0) * kmPerLat
             let norm = max((ex * ex + ey * ey).squareRoot(), 1e-9)
             let (nx, ny) = (-ey / norm, ex / norm)  // left normal, km

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import PBFWriter
 
 /// House numbers added to every copy but the first, so that a country has as many addressed
@@ -46,7 +47,7 @@ struct SyntheticAddresses {
     static func meters(_ city: CityExtract, _ a: Int32, _ b: Int32) -> Double {
         let lat1 = Double(city.latE7[Int(a)]) / 1e7, lng1 = Double(city.lonE7[Int(a)]) / 1e7
         let lat2 = Double(city.latE7[Int(b)]) / 1e7, lng2 = Double(city.lonE7[Int(b)]) / 1e7
-        return Geo.km(lat1, lng1, lat2, lng2) * 1000
+        return Geo.planarDistance(lat1, lng1, lat2, lng2)
     }
 
     /// The points of copy `copyIndex` (≥ 1), in the city's original frame.
@@ -76,7 +77,7 @@ struct SyntheticAddresses {
                     let cosLat = cos(la / 1e7 * .pi / 180)
                     let ex = (ob - lo) * cosLat, ey = lb - la
                     let norm = max((ex * ex + ey * ey).squareRoot(), 1e-9)
-                    let offsetE7 = (alley ? 40.0 : 12.0) / Geo.kmPerDegree / 1000 * 1e7 * (side == 0 ? 1 : -1)
+                    let offsetE7 = (alley ? 40.0 : 12.0) / Geo.metresPerDegree * 1e7 * (side == 0 ? 1 : -1)
                     let lat = la + (lb - la) * t + (ex / norm) * offsetE7
                     let lon = lo + (ob - lo) * t - (ey / norm) * offsetE7 / cosLat
                     points.append(Point(latE7: Int64(lat.rounded()), lonE7: Int64(lon.rounded()),

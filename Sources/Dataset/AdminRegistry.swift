@@ -37,6 +37,12 @@ struct AdminUnitRecord {
         self.provinceCode = provinceCode
     }
 
+    /// The record of `unit` (`code` already read from it).
+    init(_ unit: some UnitNames, scheme: DatasetSchema.Scheme, level: DatasetSchema.Level, code: Int, districtCode: Int = 0, provinceCode: Int) {
+        self.init(scheme: scheme, level: level, code: code, name: unit.name, fullName: unit.fullName, nameEn: unit.nameEn,
+                  districtCode: districtCode, provinceCode: provinceCode)
+    }
+
     static func capitaliseWords(_ text: String) -> String {
         text.split(separator: " ").map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined(separator: " ")
     }
@@ -95,14 +101,10 @@ final class AdminRegistry {
         hasUnits2025 = true
         for province in file.provinces {
             let provinceCode = try Self.code(province.code, url, "province")
-            newProvinces[provinceCode] = AdminUnitRecord(
-                scheme: .new, level: .province, code: provinceCode, name: province.name, fullName: province.fullName,
-                nameEn: province.nameEn, districtCode: 0, provinceCode: provinceCode)
+            newProvinces[provinceCode] = AdminUnitRecord(province, scheme: .new, level: .province, code: provinceCode, provinceCode: provinceCode)
             for ward in province.wards ?? [] {
                 let wardCode = try Self.code(ward.code, url, "ward")
-                newWards[wardCode] = AdminUnitRecord(
-                    scheme: .new, level: .ward, code: wardCode, name: ward.name, fullName: ward.fullName,
-                    nameEn: ward.nameEn, districtCode: 0, provinceCode: provinceCode)
+                newWards[wardCode] = AdminUnitRecord(ward, scheme: .new, level: .ward, code: wardCode, provinceCode: provinceCode)
             }
         }
     }
@@ -112,20 +114,14 @@ final class AdminRegistry {
         hasUnitsPre2025 = true
         for province in file.provinces {
             let provinceCode = try Self.code(province.code, url, "province")
-            oldProvinces[provinceCode] = AdminUnitRecord(
-                scheme: .old, level: .province, code: provinceCode, name: province.name, fullName: province.fullName,
-                nameEn: province.nameEn, districtCode: 0, provinceCode: provinceCode)
+            oldProvinces[provinceCode] = AdminUnitRecord(province, scheme: .old, level: .province, code: provinceCode, provinceCode: provinceCode)
             for district in province.districts ?? [] {
                 let districtCode = try Self.code(district.code, url, "district")
-                oldDistricts[districtCode] = AdminUnitRecord(
-                    scheme: .old, level: .district, code: districtCode, name: district.name, fullName: district.fullName,
-                    nameEn: district.nameEn, districtCode: districtCode, provinceCode: provinceCode)
+                oldDistricts[districtCode] = AdminUnitRecord(district, scheme: .old, level: .district, code: districtCode, districtCode: districtCode, provinceCode: provinceCode)
                 var wardCodes: [Int] = []
                 for ward in district.wards ?? [] {
                     let wardCode = try Self.code(ward.code, url, "ward")
-                    oldWards[wardCode] = AdminUnitRecord(
-                        scheme: .old, level: .ward, code: wardCode, name: ward.name, fullName: ward.fullName,
-                        nameEn: ward.nameEn, districtCode: districtCode, provinceCode: provinceCode)
+                    oldWards[wardCode] = AdminUnitRecord(ward, scheme: .old, level: .ward, code: wardCode, districtCode: districtCode, provinceCode: provinceCode)
                     wardCodes.append(wardCode)
                 }
                 oldDistrictWards[districtCode, default: []].append(contentsOf: wardCodes)

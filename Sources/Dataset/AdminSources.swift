@@ -2,35 +2,43 @@ import Foundation
 
 // Decodable shapes of the administrative-unit inputs (see DefaultData's data/SOURCES.md).
 
+/// A unit's code and names as every admin input gives them.
+protocol UnitNames {
+    var code: String { get }
+    var name: String { get }
+    var nameEn: String? { get }
+    var fullName: String { get }
+}
+
+/// A unit with no units below it in the input (a ward): its code and names.
+struct UnitEntry: Decodable, UnitNames {
+    let code: String, name: String, nameEn: String?, fullName: String
+    enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
+}
+
 struct Units2025File: Decodable {
-    struct Province: Decodable {
+    struct Province: Decodable, UnitNames {
         let code: String, name: String, nameEn: String?, fullName: String
         let wards: [Ward]?
         enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Wards" }
     }
-    struct Ward: Decodable {
-        let code: String, name: String, nameEn: String?, fullName: String
-        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
-    }
+    typealias Ward = UnitEntry
     let provinces: [Province]
     init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
 }
 
 struct UnitsPre2025File: Decodable {
-    struct Province: Decodable {
+    struct Province: Decodable, UnitNames {
         let code: String, name: String, nameEn: String?, fullName: String
         let districts: [District]?
         enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", districts = "District" }
     }
-    struct District: Decodable {
+    struct District: Decodable, UnitNames {
         let code: String, name: String, nameEn: String?, fullName: String
         let wards: [Ward]?
         enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Ward" }
     }
-    struct Ward: Decodable {
-        let code: String, name: String, nameEn: String?, fullName: String
-        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
-    }
+    typealias Ward = UnitEntry
     let provinces: [Province]
     init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
 }

@@ -1,45 +1,5 @@
 import Foundation
-
-/// 64-bit FNV-1a over 8-byte words (then the remaining bytes one by one), for fingerprints
-/// (not for security): the default data's 21 MB are hashed at every start, and a word at a
-/// time takes a few milliseconds where a byte at a time took ~50. Also the map endpoints' dataset ids and ETags.
-public struct FNV1a64: Sendable {
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    public init() {}
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var hash = value
-        let words = bytes.count / 8
-        for index in 0..<words {
-            hash ^= UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
-            hash = hash &* Self.prime
-            hash ^= hash >> 29
-        }
-        for byte in bytes[(words * 8)...] {
-            hash ^= UInt64(byte)
-            hash = hash &* Self.prime
-        }
-        value = hash
-    }
-
-    public mutating func update(_ text: String) {
-        var copy = text
-        copy.withUTF8 { update(UnsafeRawBufferPointer($0)) }
-        update(UInt8(0))  // separator, so ("ab","c") ≠ ("a","bc")
-    }
-
-    public mutating func update(_ byte: UInt8) {
-        value = (value ^ UInt64(byte)) &* Self.prime
-    }
-
-    /// Sixteen hex digits.
-    public var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
+import StableHashing
 
 /// The fingerprint of a set of inputs: FNV-1a 64 over the schema and builder versions and,
 /// for each input in order, its file name, size and full content. Any change to an input

@@ -143,7 +143,7 @@ struct DatasetWriter {
 
             // Ordinary places, by index: the units' rows first, then pois, streets and addresses.
             let placeGroups = [places.pois, places.streets, places.addresses]
-            func place(_ index: Int) -> PlaceRecord {
+            func place(_ index: Int) -> ImportedPlace {
                 var i = index - rows.count
                 for group in placeGroups {
                     if i < group.count { return group[i] }
@@ -238,8 +238,7 @@ struct DatasetWriter {
             try meta(DatasetSchema.MetaKey.kindPhrases, CategoryWords.phrases.joined(separator: "|"))
             var streetRows: [String: Int] = [:]
             for street in places.streets { streetRows[TextFolding.fold(street.name), default: 0] += 1 }
-            try meta(DatasetSchema.MetaKey.streetInitials,
-                     StreetInitials.derive(streetRows).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
+            try meta(DatasetSchema.MetaKey.streetInitials, StreetInitials(deriving: streetRows).stored)
         }
         places = PlaceSources()
         MemoryWatch.returnFreedMemory()

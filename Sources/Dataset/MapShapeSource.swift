@@ -44,11 +44,7 @@ public struct MapShapeSource {
         }
         needed.removeSubrange(unique...)
         var nodes = NodeCollector(needed: needed)
-        do {
-            try OSMReader.read(url, options: OSMReadOptions(kinds: [.nodes], untaggedNodes: true, nodeTags: false), handler: &nodes)
-        } catch {
-            throw DatasetError.osm(error, url: url)
-        }
+        try OSMReader.readForImport(url, options: OSMReadOptions(kinds: [.nodes], untaggedNodes: true, nodeTags: false), handler: &nodes)
 
         let before = shapes.count
         for way in ways.shapes where !wayIDs.contains(way.id) {

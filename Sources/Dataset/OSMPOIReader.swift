@@ -59,13 +59,9 @@ enum OSMPOIReader {
 
     static func readPOIs(_ url: URL, areas: Bool) throws -> Result {
         var collector = Collector(areas: areas)
-        do {
-            let options = areas ? OSMReadOptions(kinds: .all, untaggedNodes: true)
-                                : OSMReadOptions(kinds: [.nodes], untaggedNodes: false)
-            try OSMReader.read(url, options: options, handler: &collector)
-        } catch {
-            throw DatasetError.osm(error, url: url)
-        }
+        let options = areas ? OSMReadOptions(kinds: .all, untaggedNodes: true)
+                            : OSMReadOptions(kinds: [.nodes], untaggedNodes: false)
+        try OSMReader.readForImport(url, options: options, handler: &collector)
         return collector.result
     }
 

@@ -14,7 +14,7 @@ struct OldCodeResolver {
     private var referencesByNewWard: [Int: [Reference]] = [:]
     private var allReferences: [Reference] = []
 
-    init(admin: AdminRegistry, references: [PlaceRecord]) {
+    init(admin: AdminRegistry, references: [ImportedPlace]) {
         self.admin = admin
         for place in references where place.oldWard != 0 && admin.oldWards[place.oldWard] != nil {
             let reference = Reference(lat: place.lat, lng: place.lng, oldWard: place.oldWard)
@@ -28,7 +28,7 @@ struct OldCodeResolver {
         return dx * dx + dy * dy
     }
 
-    private func nearest(in references: [Reference], to place: PlaceRecord, among candidates: Set<Int>) -> Int? {
+    private func nearest(in references: [Reference], to place: ImportedPlace, among candidates: Set<Int>) -> Int? {
         var best: (ward: Int, d: Double)?
         for reference in references where candidates.contains(reference.oldWard) {
             let d = Self.distance2(place.lat, place.lng, reference.lat, reference.lng)
@@ -37,7 +37,7 @@ struct OldCodeResolver {
         return best?.ward
     }
 
-    func resolve(_ place: inout PlaceRecord) {
+    func resolve(_ place: inout ImportedPlace) {
         if place.oldWard != 0, let ward = admin.oldWards[place.oldWard] {
             place.oldDistrict = ward.districtCode
             place.oldProvince = ward.provinceCode

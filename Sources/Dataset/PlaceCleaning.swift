@@ -59,7 +59,7 @@ struct PlaceCleaning {
     mutating func count(_ rule: String) { counts[rule, default: 0] += 1 }
 
     /// Cleans one place; `false` when it must be dropped.
-    mutating func clean(_ place: inout PlaceRecord) -> Bool {
+    mutating func clean(_ place: inout ImportedPlace) -> Bool {
         if !place.street.isEmpty, Self.hasNonLatinLetter(place.street) {
             place.street = ""
             count("foreign-script-street")
@@ -104,9 +104,9 @@ struct PlaceCleaning {
 
     /// Drops stacks of five or more places within about 20 m whose names start with the same two
     /// words, keeping the most important (then the first) of each stack.
-    mutating func droppingStacks(_ places: [PlaceRecord]) -> [PlaceRecord] {
+    mutating func droppingStacks(_ places: [ImportedPlace]) -> [ImportedPlace] {
         struct Key: Hashable { let cellLat: Int, cellLng: Int, words: String }
-        func key(_ p: PlaceRecord) -> Key {
+        func key(_ p: ImportedPlace) -> Key {
             Key(cellLat: Int((p.lat / 0.0002).rounded()), cellLng: Int((p.lng / 0.0002).rounded()),
                 words: TextFolding.tokens(p.name).prefix(2).joined(separator: " "))
         }

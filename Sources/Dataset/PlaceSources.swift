@@ -1,12 +1,12 @@
 import Foundation
 import TextFolding
 
-/// Reads the place CSVs into `PlaceRecord`s, keyed by stable source keys; a key seen twice
+/// Reads the place CSVs into `ImportedPlace`s, keyed by stable source keys; a key seen twice
 /// (the same OSM object in two inputs) keeps its first occurrence.
 struct PlaceSources {
-    var pois: [PlaceRecord] = []
-    var streets: [PlaceRecord] = []
-    var addresses: [PlaceRecord] = []
+    var pois: [ImportedPlace] = []
+    var streets: [ImportedPlace] = []
+    var addresses: [ImportedPlace] = []
     private var keyIndex: [String: (DatasetSchema.PlaceKind, Int)] = [:]
     var duplicateKeys = 0
     var mergedStreetSpellings = 0
@@ -14,7 +14,7 @@ struct PlaceSources {
 
     func contains(key: String) -> Bool { keyIndex[key] != nil }
 
-    private mutating func append(_ record: PlaceRecord) {
+    private mutating func append(_ record: ImportedPlace) {
         if keyIndex[record.key] != nil { duplicateKeys += 1; return }
         switch record.kind {
         case .poi: keyIndex[record.key] = (.poi, pois.count); pois.append(record)
@@ -53,7 +53,7 @@ struct PlaceSources {
             let nameEn = row.text("name_en"), nameVi = row.text("name_vi")
             let category = row["category"].trimmingCharacters(in: .whitespaces)
             let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
-            var record = PlaceRecord(
+            var record = ImportedPlace(
                 key: key, kind: .poi, name: name, lat: lat, lng: lng,
                 importance: POIImportance.importance(category: category, hasWebsite: !row["website"].isEmpty,
                                                      hasEnglishName: hasEnglish, hasWikipedia: !row["wikipedia"].isEmpty),
@@ -84,7 +84,7 @@ struct PlaceSources {
             let foldedName = TextFolding.fold(name)
             guard !foldedName.isEmpty else { skippedUnnamed += 1; continue }
             let highway = row["highway"].trimmingCharacters(in: .whitespaces)
-            var record = PlaceRecord(
+            var record = ImportedPlace(
                 key: "street:\(newWard):\(foldedName)", kind: .street, name: name, lat: lat, lng: lng,
                 importance: StreetImportance.importance(highway: highway, wayCount: wayCount),
                 newWard: newWard, newProvince: newProvince)
@@ -116,7 +116,7 @@ struct PlaceSources {
     /// way. Returns the number of places added.
     mutating func addOSMStreets(_ ways: [OSMPOIReader.StreetWay], admin: AdminRegistry) -> Int {
         let known = Set(streets.map { TextFolding.fold($0.name) })
-        var groups: [String: (record: PlaceRecord, ways: Int, highways: [String])] = [:]
+        var groups: [String: (record: ImportedPlace, ways: Int, highways: [String])] = [:]
         var order: [String] = []
         for way in ways {
             let folded = TextFolding.fold(way.name)
@@ -128,7 +128,7 @@ struct PlaceSources {
                 groups[key]!.record.aliases += way.aliases
                 continue
             }
-            var record = PlaceRecord(key: key, kind: .street, name: way.name, lat: way.lat, lng: way.lng, importance: 0,
+            var record = ImportedPlace(key: key, kind: .street, name: way.name, lat: way.lat, lng: way.lng, importance: 0,
                                      newWard: ward.ward, newProvince: ward.province)
             record.street = way.name
             record.aliases = way.aliases + [way.name.withoutStreetPrefix ?? ""].filter { !$0.isEmpty }
@@ -150,7 +150,7 @@ struct PlaceSources {
         var added = 0
         for point in points where keyIndex[point.key] == nil && !point.houseNumber.isEmpty && !point.street.isEmpty {
             guard let ward = admin.newWard(containing: point.lat, point.lng) else { continue }
-            var record = PlaceRecord(key: point.key, kind: .address, name: "\(point.houseNumber) \(point.street)", lat: point.lat,
+            var record = ImportedPlace(key: point.key, kind: .address, name: "\(point.houseNumber) \(point.street)", lat: point.lat,
                                      lng: point.lng, importance: 0.3, newWard: ward.ward, newProvince: ward.province)
             record.hsNum = point.houseNumber
             record.street = point.street
@@ -174,7 +174,7 @@ struct PlaceSources {
     /// Applies ``PlaceCleaning`` to the POIs; returns the counts per rule.
     mutating func clean() -> [String: Int] {
         var cleaning = PlaceCleaning()
-        var kept: [PlaceRecord] = []
+        var kept: [ImportedPlace] = []
         for var place in pois where cleaning.clean(&place) { kept.append(place) }
         pois = cleaning.droppingStacks(kept)
         keyIndex = keyIndex.filter { $0.value.0 != .poi }
@@ -197,7 +197,7 @@ struct PlaceSources {
             let hsNum = row.text("housenumber"), street = row.text("street")
             let name = [hsNum, street].filter { !$0.isEmpty }.joined(separator: " ")
             guard !name.isEmpty else { skippedUnnamed += 1; continue }
-            var record = PlaceRecord(key: key, kind: .address, name: name, lat: lat, lng: lng, importance: 0.3,
+            var record = ImportedPlace(key: key, kind: .address, name: name, lat: lat, lng: lng, importance: 0.3,
                                      newWard: newWard, newProvince: newProvince)
             record.hsNum = hsNum
             record.street = street
@@ -227,7 +227,7 @@ struct PlaceSources {
             let nameEn = TextFolding.clean(node.tags["name:en"] ?? "")
             let website = node.tags["website"] ?? node.tags["contact:website"] ?? ""
             let hasEnglish = !nameEn.isEmpty && TextFolding.fold(nameEn) != TextFolding.fold(name)
-            var record = PlaceRecord(
+            var record = ImportedPlace(
                 key: key, kind: .poi, name: name, lat: node.lat, lng: node.lng,
                 importance: POIImportance.importance(category: node.category, hasWebsite: !website.isEmpty,
                                                      hasEnglishName: hasEnglish, hasWikipedia: node.tags["wikipedia"] != nil),
@@ -248,7 +248,7 @@ struct PlaceSources {
 extension PlaceSources {
     /// What a place's other tags say it also is ("cuisine=coffee_shop": a café, "atm=yes": an
     /// ATM): their category codes after its own, and their kind words.
-    static func addImplied(_ tags: [String: String], besides category: String, to record: inout PlaceRecord) {
+    static func addImplied(_ tags: [String: String], besides category: String, to record: inout ImportedPlace) {
         for implied in CategoryWords.impliedCategories(tags) where implied != category {
             let code = CategoryCodes.code(forOSM: implied)
             if !record.categories.split(separator: ",").contains(Substring(code)) {

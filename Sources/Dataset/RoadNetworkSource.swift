@@ -28,11 +28,7 @@ struct RoadNetworkSource {
     /// Reads one OSM file's roads; returns how many road ways it contributed.
     mutating func read(_ url: URL) throws -> Int {
         var collector = WayCollector()
-        do {
-            try OSMReader.read(url, options: OSMReadOptions(kinds: [.ways, .relations]), handler: &collector)
-        } catch {
-            throw DatasetError.osm(error, url: url)
-        }
+        try OSMReader.readForImport(url, options: OSMReadOptions(kinds: [.ways, .relations]), handler: &collector)
         let before = ways.count
         for way in collector.ways where wayIDs.insert(way.id).inserted { ways.append(way) }
         for (id, relation) in collector.restrictions where restrictionIDs.insert(id).inserted {
@@ -51,11 +47,7 @@ struct RoadNetworkSource {
         }
         needed.removeSubrange(unique...)
         var nodes = NodeCollector(needed: needed)
-        do {
-            try OSMReader.read(url, options: OSMReadOptions(kinds: [.nodes], untaggedNodes: true, nodeTags: false), handler: &nodes)
-        } catch {
-            throw DatasetError.osm(error, url: url)
-        }
+        try OSMReader.readForImport(url, options: OSMReadOptions(kinds: [.nodes], untaggedNodes: true, nodeTags: false), handler: &nodes)
         merge(nodes)
         return ways.count - before
     }

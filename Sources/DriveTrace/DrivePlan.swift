@@ -1,5 +1,6 @@
 import Foundation
 import Routing
+import SeededRandom
 
 /// How a route is driven into GPS fixes: fixes per second, how much faster than the router's
 /// times, GPS noise, and the stops, detours and gaps of `events`. `fixes(along:)` is a pure
@@ -165,7 +166,7 @@ public struct DrivePlan: Sendable, Equatable {
     /// `point` moved `north` and `east` metres (flat-earth: exact enough over a few kilometres).
     static func offset(_ point: GeoPoint, north: Double, east: Double) -> GeoPoint {
         guard north != 0 || east != 0 else { return point }
-        let metresPerDegree = Geo.earthRadius * Double.pi / 180
+        let metresPerDegree = Geo.metresPerDegree
         return GeoPoint(point.latitude + north / metresPerDegree,
                         point.longitude + east / (metresPerDegree * cos(point.latitude * Double.pi / 180)))
     }

@@ -1,8 +1,9 @@
 import Routing
+import XMLEscaping
 /// GPX 1.1 (topografix.com/GPX/1/1): `metadata` (name, start time), one timed `<wpt>` per fix —
 /// Xcode's simulated location plays waypoints at their times — then the same fixes as one
 /// `<trk>`, a new `<trkseg>` after each gap (what the Android emulator and most tools read).
-public struct GPXWriter: Sendable {
+public struct GPXWriter: TraceWriter {
     public var start: Int64
     public var name: String
 
@@ -11,16 +12,9 @@ public struct GPXWriter: Sendable {
         self.name = name
     }
 
-    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
-    public func render(_ fixes: [DriveFix]) -> String {
-        var out = ""
-        write(fixes) { out += $0 }
-        return out
-    }
-
     /// Hands the file to `emit` piece by piece (a line or a few), in order.
     public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {
-        let title = XMLText.escape(name)
+        let title = xmlEscape(name)
         try emit("""
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="vietmap-sim drive" xmlns="http://www.topografix.com/GPX/1/1">
@@ -42,6 +36,6 @@ public struct GPXWriter: Sendable {
     }
 
     private func coordinates(_ fix: DriveFix) -> String {
-        "lat=\"\(XMLText.degrees(fix.point.latitude))\" lon=\"\(XMLText.degrees(fix.point.longitude))\""
+        "lat=\"\(CoordinateText.degrees(fix.point.latitude))\" lon=\"\(CoordinateText.degrees(fix.point.longitude))\""
     }
 }

@@ -5,17 +5,10 @@ import Routing
 /// knots, course, date, mode A) and a `$GPGGA` (time, position, fix quality 1, 8 satellites, HDOP
 /// 1.0, altitude 0 m), each with its XOR checksum, CR LF line ends. Positions are `ddmm.mmmm` /
 /// `dddmm.mmmm`. The Android emulator takes these sentences with `geo nmea`.
-public struct NMEAWriter: Sendable {
+public struct NMEAWriter: TraceWriter {
     public var start: Int64
 
     public init(start: Int64) { self.start = start }
-
-    /// The whole file as one string (tests, small traces); `write(_:to:)` streams it.
-    public func render(_ fixes: [DriveFix]) -> String {
-        var out = ""
-        write(fixes) { out += $0 }
-        return out
-    }
 
     /// Hands the file to `emit` two sentences (one fix) at a time, in order.
     public func write<E: Error>(_ fixes: [DriveFix], to emit: (String) throws(E) -> Void) throws(E) {

@@ -9,17 +9,20 @@ public enum TraceFormat: String, CaseIterable, Sendable {
 
     /// The whole file for `fixes` of a trace that starts at `start` (seconds since 1970, UTC).
     public func render(_ fixes: [DriveFix], start: Int64, name: String) -> String {
-        var out = ""
-        write(fixes, start: start, name: name) { out += $0 }
-        return out
+        writer(start: start, name: name).render(fixes)
     }
 
     /// The same file handed to `emit` piece by piece, for writing it out as it is made.
     public func write<E: Error>(_ fixes: [DriveFix], start: Int64, name: String, to emit: (String) throws(E) -> Void) throws(E) {
+        try writer(start: start, name: name).write(fixes, to: emit)
+    }
+
+    /// The writer of this format for a trace that starts at `start` named `name`.
+    public func writer(start: Int64, name: String) -> any TraceWriter {
         switch self {
-        case .gpx: try GPXWriter(start: start, name: name).write(fixes, to: emit)
-        case .nmea: try NMEAWriter(start: start).write(fixes, to: emit)
-        case .kml: try KMLWriter(start: start, name: name).write(fixes, to: emit)
+        case .gpx: GPXWriter(start: start, name: name)
+        case .nmea: NMEAWriter(start: start)
+        case .kml: KMLWriter(start: start, name: name)
         }
     }
 }

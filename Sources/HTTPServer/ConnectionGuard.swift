@@ -52,7 +52,7 @@ final class TrackedConnection: @unchecked Sendable {
 /// Closing means `shutdown(2)` on the socket from outside MHD's threads: MHD then reads
 /// EOF and closes the connection itself. The socket stays valid because MHD reports the
 /// close (`closed`, under the same lock) before it calls `close(2)`.
-final class ConnectionGuard: @unchecked Sendable {
+package final class ConnectionGuard: @unchecked Sendable {
     private let maxConnections: Int
     private let headerTimeout: UInt64
     private let bodyTimeout: UInt64
@@ -76,7 +76,7 @@ final class ConnectionGuard: @unchecked Sendable {
         self.bodyTimeout = UInt64(max(0, bodyTimeout) * 1e9)
     }
 
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     // MARK: Connection lifecycle (MHD threads)
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A response to an `HTTPRequest`.
 ///
@@ -29,11 +30,17 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
+    /// The one writer of the `{"code":"…","message":"…"}` bodies the transport answers itself (the
+    /// server's 413 and 414, the proxy's refusals), any `extra` members after those two.
+    public static func codeMessageBody(code: String, message: String, extra: [(String, JSONValue)] = []) -> [UInt8] {
+        JSONSerializer.bytes(.object(JSONObject([("code", .string(code)), ("message", .string(message))] + extra)))
+    }
+
     /// The small JSON error body the server layer itself uses (413, 414):
     /// `{"code":"INVALID_REQUEST","message":"…"}`, plus `extraHeaders`
-    /// (`HTTPServerConfiguration.errorResponseHeaders`). `message` must not need JSON escaping.
+    /// (`HTTPServerConfiguration.errorResponseHeaders`).
     static func serverError(status: Int, message: String, extraHeaders: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var response = json(Data(#"{"code":"INVALID_REQUEST","message":"\#(message)"}"#.utf8), status: status)
+        var response = json(Data(codeMessageBody(code: "INVALID_REQUEST", message: message)), status: status)
         for field in extraHeaders.fields { response.headers.set(field.name, field.value) }
         return response
     }

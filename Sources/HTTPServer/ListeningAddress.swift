@@ -2,7 +2,7 @@ import Foundation
 import Platform
 
 /// The socket address the server binds to, parsed from an IP literal.
-struct ListeningAddress {
+package struct ListeningAddress {
     private enum Storage {
         case v4(sockaddr_in)
         case v6(sockaddr_in6)
@@ -11,7 +11,7 @@ struct ListeningAddress {
     private let storage: Storage
 
     /// `host` is an IPv4 or IPv6 literal (brackets allowed), or `"localhost"` (127.0.0.1).
-    init?(host: String, port: UInt16) {
+    package init?(host: String, port: UInt16) {
         var literal = host == "localhost" ? "127.0.0.1" : host
         if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
         var v4 = sockaddr_in()
@@ -31,12 +31,12 @@ struct ListeningAddress {
         return nil
     }
 
-    var isIPv6: Bool {
+    package var isIPv6: Bool {
         if case .v6 = storage { return true }
         return false
     }
 
-    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
+    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         switch storage {
         case .v4(var address):
             return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }

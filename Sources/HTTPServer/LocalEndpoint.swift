@@ -5,9 +5,9 @@ import Platform
 /// IPv4-mapped form), unspecified (`0.0.0.0`, `::`, which connect to this machine) or an address
 /// of one of its interfaces. The proxy never tunnels to the simulator's own ports there, so its
 /// admin API cannot be reached through the proxy, whatever `--proxy-pass` allows.
-enum LocalEndpoint {
+package enum LocalEndpoint {
     /// The port of `address` (IPv4 or IPv6), or nil for another family.
-    static func port(_ address: UnsafePointer<sockaddr>) -> UInt16? {
+    package static func port(_ address: UnsafePointer<sockaddr>) -> UInt16? {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
@@ -18,7 +18,7 @@ enum LocalEndpoint {
         }
     }
 
-    static func isThisMachine(_ address: UnsafePointer<sockaddr>) -> Bool {
+    package static func isThisMachine(_ address: UnsafePointer<sockaddr>) -> Bool {
         guard let bytes = addressBytes(address) else { return false }
         if bytes.count == 4, bytes[0] == 127 || bytes.allSatisfy({ $0 == 0 }) { return true }
         if bytes.count == 16 {

@@ -20,8 +20,24 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses `bytes` and says where each value is in them: the byte range of every value by its
+    /// JSON Pointer (`""` the document, `/response/body`…), for copying a value's text verbatim.
+    public static func parseWithSpans<C: Collection>(_ bytes: C) throws(JSONParser.Error) -> (value: JSONValue, spans: [String: Range<Int>])
+    where C.Element == UInt8 {
+        var parser = JSONParser(bytes: Array(bytes))
+        parser.spans = [:]
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected data after the document") }
+        return (value, parser.spans ?? [:])
+    }
+
     private let bytes: [UInt8]
     private var index = 0
+    /// With `parseWithSpans`: the spans found so far, and the pointer of the value being parsed.
+    private var spans: [String: Range<Int>]?
+    private var pointer = ""
     private static let maxDepth = 512
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
@@ -35,6 +51,17 @@ public struct JSONParser {
     private mutating func parseValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
         guard depth < Self.maxDepth else { throw error("nesting deeper than \(Self.maxDepth)") }
         guard index < bytes.count else { throw error("unexpected end of input") }
+        guard spans == nil else {
+            let start = index
+            let value = try parseBareValue(depth: depth)
+            spans?[pointer] = start..<index
+            return value
+        }
+        return try parseBareValue(depth: depth)
+    }
+
+    /// The value at `index` (depth and end of input checked).
+    private mutating func parseBareValue(depth: Int) throws(JSONParser.Error) -> JSONValue {
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
@@ -68,7 +95,15 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth + 1)
+            let value: JSONValue
+            if spans == nil {
+                value = try parseValue(depth: depth + 1)
+            } else {
+                let outer = pointer
+                pointer += "/" + JSONPointer.escape(key)
+                defer { pointer = outer }
+                value = try parseValue(depth: depth + 1)
+            }
             if seen.insert(key).inserted { members.append((key, value)) } else {
                 // Duplicate keys: the last one wins, as in most parsers.
                 if let i = members.firstIndex(where: { $0.0 == key }) { members[i].1 = value }
@@ -89,7 +124,14 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
         while true {
             skipWhitespace()
-            items.append(try parseValue(depth: depth + 1))
+            if spans == nil {
+                items.append(try parseValue(depth: depth + 1))
+            } else {
+                let outer = pointer
+                pointer += "/\(items.count)"
+                defer { pointer = outer }
+                items.append(try parseValue(depth: depth + 1))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unterminated array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -1,7 +1,7 @@
 import ArrayBlob
 
 /// A contraction hierarchy (Geisberger et al. 2008) of one vehicle's **search-state graph**: the states are the
-/// `SearchIndex` states (one per graph node, plus one per arriving directed edge at turn-restriction via nodes), the
+/// `SearchBuffers` states (one per graph node, plus one per arriving directed edge at turn-restriction via nodes), the
 /// arcs are the moves the A* makes (state → state reached by a directed edge the vehicle may travel, restricted
 /// turns left out), so turn restrictions stay exactly as forbidden as in `searchLeg`. Built at import
 /// (`ContractionHierarchy.build`), stored as flat arrays (`serialized()`, an `ArrayBlob`), queried by

@@ -16,7 +16,7 @@ public enum RoadGraphError: Error, Sendable, Equatable {
 /// (`Int32`, OSM's own precision).
 public struct RoadGraph: Sendable {
     /// The plain form of the network: arrays only, views of a dataset's mapped `road_graph` section or of heap
-    /// copies (build or edit one as an `EditableStorage`). What routing derives from it (`SearchIndex`) is built
+    /// copies (build or edit one as an `EditableStorage`). What routing derives from it (`SearchBuffers`) is built
     /// with the graph at import and stored after it in the same blob (`serialized()`).
     public struct Storage: Sendable, Equatable {
         /// Graph node coordinates, 1e-7 degrees. Count = nodeCount.
@@ -139,7 +139,7 @@ public struct RoadGraph: Sendable {
     }
 
     public let storage: Storage
-    let index: SearchIndex
+    let index: SearchBuffers
     /// Per vehicle (`Vehicle.rawValue`): the contraction hierarchy `Router` and `TravelMatrix` use when the route
     /// options allow (see `attaching(_:)`); nil = A* / Dijkstra only.
     var hierarchies = [ContractionHierarchy?](repeating: nil, count: Vehicle.allCases.count)
@@ -151,26 +151,26 @@ public struct RoadGraph: Sendable {
     /// than this are excluded from snapping (see `isSnappable(edge:vehicle:)`).
     public static let defaultMinNetworkSize = 200
 
-    /// Validates `storage` (O(n)) and derives its search index (`SearchIndex.Stored.build`): what the importer
+    /// Validates `storage` (O(n)) and derives its search index (`SearchBuffers.Stored.build`): what the importer
     /// runs. `minNetworkSize` only affects derived data (`isSnappable`); `storage` is unchanged.
     public init(storage: Storage, minNetworkSize: Int = RoadGraph.defaultMinNetworkSize) throws(RoadGraphError) {
         try storage.validate()
         self.storage = storage
-        self.index = try SearchIndex(.build(storage, minNetworkSize: minNetworkSize), storage: storage)
+        self.index = try SearchBuffers(.build(storage, minNetworkSize: minNetworkSize), storage: storage)
     }
 
     /// A graph of `storage` and its already derived index (counts checked, O(1)).
-    init(storage: Storage, index: SearchIndex.Stored) throws(RoadGraphError) {
+    init(storage: Storage, index: SearchBuffers.Stored) throws(RoadGraphError) {
         try storage.checkCounts()
         self.storage = storage
-        self.index = try SearchIndex(index, storage: storage)
+        self.index = try SearchBuffers(index, storage: storage)
     }
 
     /// The full check of a graph read in place (O(n), as long as an import's derivation): `storage.validate()`,
     /// and the stored search index equal to the one the storage derives.
     public func validate() throws(RoadGraphError) {
         try storage.validate()
-        let derived = SearchIndex.Stored.build(storage, minNetworkSize: index.stored.subnetworks.minNetworkSize)
+        let derived = SearchBuffers.Stored.build(storage, minNetworkSize: index.stored.subnetworks.minNetworkSize)
         guard derived == index.stored else { throw .invalidStorage("search index") }
     }
 

@@ -1,7 +1,7 @@
 import ArrayBlob
 
 /// The road graph's blob (a dataset's `road_graph` section): one `ArrayBlob` of the storage's arrays followed by
-/// its search index's (`SearchIndex.Stored`), so that opening a graph reads every array in place and derives
+/// its search index's (`SearchBuffers.Stored`), so that opening a graph reads every array in place and derives
 /// nothing. Doubles are stored as their bit patterns.
 extension RoadGraph {
     static let magic = "VMRG"
@@ -29,11 +29,11 @@ extension RoadGraph {
 
     /// `minNetworkSize` nil: the subnetworks as stored.
     private init(inPlace region: ByteRegion, minNetworkSize: Int?) throws(RoadGraphError) {
-        let storage: Storage, stored: SearchIndex.Stored
+        let storage: Storage, stored: SearchBuffers.Stored
         do throws(ArrayBlobReader.Malformed) {
             var r = try ArrayBlobReader(region, magic: Self.magic, version: Self.version)
             storage = try Storage.read(from: &r)
-            stored = try SearchIndex.Stored.read(from: &r)
+            stored = try SearchBuffers.Stored.read(from: &r)
             guard r.isAtEnd else { throw ArrayBlobReader.Malformed(reason: "trailing bytes") }
         } catch {
             throw .invalidSerialization(error.reason)
@@ -88,7 +88,7 @@ extension RoadGraph.Storage {
     }
 }
 
-extension SearchIndex.Stored {
+extension SearchBuffers.Stored {
     func write(into out: inout ArrayBlobWriter) {
         out.append(UInt64(stateCount))
         out.append(adjStart); out.append(adjDirEdge); out.append(adjArrival); out.append(adjSpecial)
@@ -106,7 +106,7 @@ extension SearchIndex.Stored {
         out.append(subnetworks.unsnappableEdges.map(Int64.init)); out.append(subnetworks.largestComponent.map(Int64.init))
     }
 
-    static func read(from r: inout ArrayBlobReader) throws(ArrayBlobReader.Malformed) -> SearchIndex.Stored {
+    static func read(from r: inout ArrayBlobReader) throws(ArrayBlobReader.Malformed) -> SearchBuffers.Stored {
         func count() throws(ArrayBlobReader.Malformed) -> Int {
             guard let value = Int(exactly: try r.value(UInt64.self)), value <= Int(Int32.max) else {
                 throw ArrayBlobReader.Malformed(reason: "search index count")
@@ -137,7 +137,7 @@ extension SearchIndex.Stored {
         let minNetworkSize = Int(try r.value(Int64.self))
         let snappable: StoredArray<UInt8> = try r.stored()
         let unsnappable = try r.array(Int64.self).map { Int($0) }, largest = try r.array(Int64.self).map { Int($0) }
-        return SearchIndex.Stored(
+        return SearchBuffers.Stored(
             stateCount: stateCount, adjStart: adjStart, adjDirEdge: adjDirEdge, adjArrival: adjArrival,
             adjSpecial: adjSpecial, adjWeight: adjWeight, arrivalOfDirEdge: arrivalOfDirEdge,
             extraStateNode: extraStateNode, extraStateInEdge: extraStateInEdge, turnStart: turnStart, turnOut: turnOut,

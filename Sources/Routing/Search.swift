@@ -8,11 +8,8 @@ public final class RouterWorkspace: @unchecked Sendable {
     var parentState: UnsafeMutablePointer<Int32>
     var parentEdge: UnsafeMutablePointer<Int32>
     var generation: UInt32 = 0
-    // Binary min-heap of (key, state), lazy deletion.
-    var heapKey: UnsafeMutablePointer<Double>
-    var heapState: UnsafeMutablePointer<Int32>
-    var heapCount = 0
-    var heapCapacity = 0
+    /// The open states by key (lazy deletion).
+    let heap = KeyHeap()
     /// Per state: metres along the path `g` belongs to (filled only by `TravelMatrix`; sized on first use).
     var meters: UnsafeMutablePointer<Double>
     var metersCapacity = 0
@@ -27,8 +24,6 @@ public final class RouterWorkspace: @unchecked Sendable {
         stamp = .allocate(capacity: 1)
         parentState = .allocate(capacity: 1)
         parentEdge = .allocate(capacity: 1)
-        heapKey = .allocate(capacity: 1)
-        heapState = .allocate(capacity: 1)
         meters = .allocate(capacity: 1)
         if stateCapacity > 0 { reserve(stateCapacity) }
     }
@@ -37,7 +32,7 @@ public final class RouterWorkspace: @unchecked Sendable {
 
     deinit {
         g.deallocate(); stamp.deallocate(); parentState.deallocate(); parentEdge.deallocate()
-        heapKey.deallocate(); heapState.deallocate(); meters.deallocate()
+        meters.deallocate()
     }
 
     func reserveMeters(_ n: Int) {
@@ -67,58 +62,16 @@ public final class RouterWorkspace: @unchecked Sendable {
             generation = 0
         }
         generation += 1
-        heapCount = 0
+        heap.count = 0
     }
 
     @inline(__always) var visitedStamp: UInt32 { generation &* 2 }
     @inline(__always) var settledStamp: UInt32 { generation &* 2 &+ 1 }
 
-    @inline(__always) func push(_ key: Double, _ state: Int32) {
-        if heapCount == heapCapacity {
-            let nc = max(1024, heapCapacity * 2)
-            let nk = UnsafeMutablePointer<Double>.allocate(capacity: nc)
-            let ns = UnsafeMutablePointer<Int32>.allocate(capacity: nc)
-            nk.update(from: heapKey, count: heapCount)
-            ns.update(from: heapState, count: heapCount)
-            heapKey.deallocate(); heapState.deallocate()
-            heapKey = nk; heapState = ns; heapCapacity = nc
-        }
-        var i = heapCount
-        heapCount += 1
-        while i > 0 {
-            let p = (i - 1) >> 1
-            let pk = heapKey[p]
-            if pk <= key { break }
-            heapKey[i] = pk
-            heapState[i] = heapState[p]
-            i = p
-        }
-        heapKey[i] = key
-        heapState[i] = state
-    }
-
+    @inline(__always) var heapCount: Int { heap.count }
+    @inline(__always) func push(_ key: Double, _ state: Int32) { heap.push(key, state) }
     /// Pops the minimum; heap must be non-empty.
-    @inline(__always) func pop() -> (Double, Int32) {
-        let topKey = heapKey[0], topState = heapState[0]
-        heapCount -= 1
-        let n = heapCount
-        if n > 0 {
-            let key = heapKey[n], st = heapState[n]
-            var i = 0
-            while true {
-                var c = 2 * i + 1
-                if c >= n { break }
-                if c + 1 < n && heapKey[c + 1] < heapKey[c] { c += 1 }
-                if heapKey[c] >= key { break }
-                heapKey[i] = heapKey[c]
-                heapState[i] = heapState[c]
-                i = c
-            }
-            heapKey[i] = key
-            heapState[i] = st
-        }
-        return (topKey, topState)
-    }
+    @inline(__always) func pop() -> (Double, Int32) { heap.pop() }
 }
 
 /// One traversed piece of a directed edge; `start`/`end` nil = the directed edge's tail/head node.

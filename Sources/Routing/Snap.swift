@@ -36,7 +36,7 @@ extension RoadGraph {
         let grid = index.grid
         let s = storage
         guard s.edgeCount > 0, latitude.isFinite, longitude.isFinite else { return nil }
-        let yScale = Geo.earthRadius * Double.pi / 180
+        let yScale = Geo.metresPerDegree
         let xScale = yScale * cos(latitude * Double.pi / 180)
         let snappable = index.stored.subnetworks.snappable
         let vehicleBit = UInt8(1) << UInt8(vehicle.rawValue)

@@ -18,7 +18,7 @@ struct Subnetworks: Sendable, Equatable {
             && largestComponent.count == Vehicle.allCases.count
     }
 
-    /// The subnetworks of `s` whose CSR adjacency is `adjStart` / `adjDirEdge` (`SearchIndex.Stored`).
+    /// The subnetworks of `s` whose CSR adjacency is `adjStart` / `adjDirEdge` (`SearchBuffers.Stored`).
     static func compute(_ s: RoadGraph.Storage, adjStart: UnsafePointer<Int32>, adjDirEdge: UnsafePointer<Int32>,
                         minNetworkSize: Int) -> Subnetworks {
         let n = s.nodeCount, e = s.edgeCount

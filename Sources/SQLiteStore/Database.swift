@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// One SQLite connection. Not thread-safe: use it from one thread at a time
-/// (`ConnectionPool` gives each thread its own).
+/// (open one connection per thread).
 public final class Database {
     /// How to open the file.
     public enum Mode: Sendable {

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// When a matching request is acted upon (`"when"`), counting the calls that matched the
 /// rule's `match` (and `state`) so far, this one included. Every key given must hold:
 ///

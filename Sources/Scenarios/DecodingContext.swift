@@ -57,16 +57,17 @@ final class DecodingContext {
     }
 
     func integer(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Int>) -> Int? {
-        guard let number = value.intValue, range.contains(number) else {
-            report(path, "must be an integer from \(range.lowerBound) to \(range.upperBound), found \(describe(value))")
-            return nil
-        }
-        return number
+        integer(value, at: path, in: range, saying: "from \(range.lowerBound) to \(range.upperBound)")
     }
 
     func integer(_ value: JSONValue, at path: JSONPointer, atLeast minimum: Int) -> Int? {
-        guard let number = value.intValue, number >= minimum else {
-            report(path, "must be an integer ≥ \(minimum), found \(describe(value))")
+        integer(value, at: path, in: minimum...Int.max, saying: "≥ \(minimum)")
+    }
+
+    /// - Parameter bounds: `range` as the message says it.
+    private func integer(_ value: JSONValue, at path: JSONPointer, in range: ClosedRange<Int>, saying bounds: String) -> Int? {
+        guard let number = value.intValue, range.contains(number) else {
+            report(path, "must be an integer \(bounds), found \(describe(value))")
             return nil
         }
         return number

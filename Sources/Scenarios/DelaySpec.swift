@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 /// Added latency (`"delay"`), in milliseconds: `1000` or `{"fixed": 1000}`,
 /// `{"uniform": {"min": 100, "max": 400}}`, or

@@ -1,4 +1,5 @@
 import Foundation
+import RegexEngine
 
 /// A condition on one query parameter of a rule's `match`:
 /// `{"equals": "truck"}`, `{"prefix": "ben", "ignoreCase": true, "ignoreAccents": true}`,
@@ -75,7 +76,11 @@ struct CompiledRegex: Sendable {
     /// - Throws: `LinearRegex.SyntaxError` saying what is wrong or unsupported.
     init(pattern: String, ignoreCase: Bool) throws(LinearRegex.SyntaxError) {
         self.pattern = pattern
-        expression = try LinearRegex(pattern, ignoreCase: ignoreCase)
+        // No value of `ScenarioLimits.regexTextCharacters` characters could be tested against a larger
+        // program within a request's regex budget.
+        expression = try LinearRegex(pattern, ignoreCase: ignoreCase, maxInstructions: ScenarioLimits.regexInstructions,
+                                     whyCapped: " (the cost bound: instructions × characters tested ≤ "
+                                         + "\(ScenarioLimits.regexStepsPerRequest) steps a request, for values of up to \(ScenarioLimits.regexTextCharacters) characters)")
     }
 
     /// Whether the pattern matches anywhere in `text` (anchor with `^…$` for a full match).

@@ -43,7 +43,7 @@ struct ResponseSpec: Sendable, Equatable {
         case .error(let error, let message):
             return editHeaders(APIResponses.error(APIError(error, message: message, status: status), for: endpoint))
         }
-        if response.status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
+        APIResponses.applyCORS(to: &response)
         return editHeaders(response)
     }
 

@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import StableHashing
 import VietMapWire
 
 /// A named, described fault scenario loaded from a JSON file: an ordered list of rules, an
@@ -41,7 +42,7 @@ public struct Scenario: Sendable {
         self.index = RuleIndex(rules)
         self.hasRegexConditions = rules.contains { rule in rule.match.parameters.contains { $0.condition.regex != nil } }
         self.warnings = warnings
-        self.revision = StableHash.fnv1a64(JSONSerializer.bytes(source))
+        self.revision = FNV1a64.bytewise(JSONSerializer.bytes(source))
     }
 
     /// The number of rules.

@@ -1,3 +1,5 @@
+import JSON
+
 /// What a rule (or a sequence step) does to the answer. The parts combine:
 /// `quota` gates first (over quota → 429), then `respond` (a literal answer, or status and
 /// header edits to the real one), `transform` (rewrites the route's polylines), `patch` (JSON

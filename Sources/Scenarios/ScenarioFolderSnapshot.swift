@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import StableHashing
 
 /// What the folder watcher knows of a scenarios folder: each scenario file's status (`stat`:
 /// device, inode, size, modification and status-change times) and a hash of its content.
@@ -52,7 +53,7 @@ struct ScenarioFolderSnapshot: Sendable {
             }
             let content = FileManager.default.contents(atPath: path)
             bytesRead += content?.count ?? 0
-            let entry = Entry(status: status, contentHash: content.map { StableHash.fnv1a64($0) })
+            let entry = Entry(status: status, contentHash: content.map { FNV1a64.bytewise($0) })
             if entries[name]?.contentHash != entry.contentHash || entry.contentHash == nil { changed = true }
             next.entries[name] = entry
         }

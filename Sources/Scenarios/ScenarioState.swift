@@ -1,3 +1,4 @@
+import SeededRandom
 import VietMapWire
 import Foundation
 import HTTPServer

@@ -1,4 +1,5 @@
 import Foundation
+import StableHashing
 
 /// The per-client states of every scenario, created on first use and keyed by scenario and
 /// client key, so parallel clients (CI jobs with `scenario:NAME@job42` keys) never share
@@ -77,11 +78,11 @@ final class StateRegistry: @unchecked Sendable {
                 unlink(node)
                 append(node)
                 if node.state.scenario.revision != scenario.revision {
-                    node.state = ScenarioState(scenario: scenario, seed: seed ^ StableHash.fnv1a64(key))
+                    node.state = ScenarioState(scenario: scenario, seed: seed ^ FNV1a64.bytewise(key.utf8))
                 }
                 return node.state
             }
-            let node = Node(key: key, state: ScenarioState(scenario: scenario, seed: seed ^ StableHash.fnv1a64(key)),
+            let node = Node(key: key, state: ScenarioState(scenario: scenario, seed: seed ^ FNV1a64.bytewise(key.utf8)),
                             apiKey: apiKey, id: nextID)
             nextID += 1
             entries[key] = node

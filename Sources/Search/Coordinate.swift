@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// A WGS84 point.
 public struct Coordinate: Sendable, Equatable, CustomStringConvertible {
@@ -34,13 +35,8 @@ public struct Coordinate: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(lat),\(lng)" }
 
-    /// Great-circle distance in metres (haversine, mean Earth radius).
+    /// Great-circle distance in metres (`Geo.distance`).
     public func distance(to other: Coordinate) -> Double {
-        let r = 6_371_008.8
-        let dLat = (other.lat - lat) * .pi / 180
-        let dLng = (other.lng - lng) * .pi / 180
-        let a = sin(dLat / 2) * sin(dLat / 2)
-            + cos(lat * .pi / 180) * cos(other.lat * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * r * asin(min(1, sqrt(a)))
+        Geo.distance(lat, lng, other.lat, other.lng)
     }
 }

@@ -277,23 +277,3 @@ struct QueryReader: Sendable {
         return nil
     }
 }
-
-/// Street initialisms derived from the data at import (`meta.street_initials`: "cmt8" → "cach
-/// mang thang tam", "nkkn", "ntmk"; see the importer's `StreetInitials`).
-struct StreetInitials: Sendable {
-    private let map: [String: String]
-
-    /// - Parameter stored: "initials=folded street name" pairs joined by ";".
-    init(stored: String) {
-        var map: [String: String] = [:]
-        for pair in stored.split(separator: ";") {
-            guard let equals = pair.firstIndex(of: "=") else { continue }
-            map[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-        }
-        self.map = map
-    }
-
-    func streets(for word: String) -> [String] {
-        map[word].map { [$0] } ?? []
-    }
-}

@@ -1,5 +1,6 @@
 import ArrayBlob
 import Foundation
+import Geodesy
 
 /// Reverse geocoding: the places nearest a coordinate, answered from memory over a fine grid of
 /// the dataset's ordinary places (address points, POIs, streets; admin units are not in it).
@@ -29,7 +30,7 @@ public final class ReverseGeocoder: Sendable {
     /// Grid cell size in degrees (≈ 440 m).
     static let cellDegrees = 0.004
     /// Metres per degree of latitude (mean Earth radius).
-    static let metersPerDegree = 6_371_008.8 * Double.pi / 180
+    static let metersPerDegree = Geo.metresPerDegree
     /// The nearest place farther than a query's radius still names the ward up to this far.
     public static let areaMeters = 5_000.0
     /// Beyond this from every new ward's centroid (and with no place within `areaMeters`) a point is

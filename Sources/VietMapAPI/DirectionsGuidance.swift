@@ -1,4 +1,5 @@
 import Foundation
+import XMLEscaping
 
 /// The spoken and displayed texts of Directions v5 steps, in Vietnamese from route v4's
 /// instruction texts: when to announce (distance before the maneuver) and what to say.
@@ -33,22 +34,7 @@ enum DirectionsGuidance {
     /// `text` wrapped the way Mapbox's `ssmlAnnouncement` is (XML-escaped).
     static func ssml(_ text: String) -> String {
         let wrap = ("<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">", "</prosody></amazon:effect></speak>")
-        // (Most announcements need no escaping: skip the per-character walk.)
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) {
-            return wrap.0 + text + wrap.1
-        }
-        var escaped = ""
-        for c in text {
-            switch c {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(c)
-            }
-        }
-        return wrap.0 + escaped + wrap.1
+        return wrap.0 + xmlEscape(text) + wrap.1
     }
 
     /// A distance as said: metres rounded (10 m under 100, 50 m under 1 km), kilometres with one

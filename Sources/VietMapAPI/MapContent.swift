@@ -4,6 +4,7 @@ import ArrayBlob
 import MapTiles
 import Routing
 import Search
+import StableHashing
 
 /// The map the simulator draws, built once per dataset on first use: every feature of the dataset in VietMap's
 /// source layers (`MapLayerExtraction`, `MapShapeFeatures`), their index and the vector tile cutter, and where

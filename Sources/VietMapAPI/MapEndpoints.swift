@@ -4,6 +4,7 @@ import HTTPServer
 import JSON
 import MapGlyphs
 import MapTiles
+import StableHashing
 import VietMapWire
 import VietMapWireHTTP
 import Zlib

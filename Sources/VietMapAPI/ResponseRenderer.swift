@@ -56,13 +56,18 @@ struct ResponseRenderer {
         writer.endObject()
     }
 
-    private func variantItem(_ result: SearchResult, format: AddressFormat, style: ItemStyle, into writer: inout JSONWriter) {
-        writer.beginObject()
-        baseFields(result, format: format, style: style, into: &writer)
+    /// `data_old` and `data_new` of an item that has no variant of either format: both null.
+    private static func emptyVariants(into writer: inout JSONWriter) {
         writer.key("data_old")
         writer.null()
         writer.key("data_new")
         writer.null()
+    }
+
+    private func variantItem(_ result: SearchResult, format: AddressFormat, style: ItemStyle, into writer: inout JSONWriter) {
+        writer.beginObject()
+        baseFields(result, format: format, style: style, into: &writer)
+        Self.emptyVariants(into: &writer)
         writer.endObject()
     }
 
@@ -135,10 +140,7 @@ struct ResponseRenderer {
     private func reverseVariant(_ place: PlaceRecord, query: Coordinate, format: AddressFormat, into writer: inout JSONWriter) {
         writer.beginObject()
         reverseFields(place, query: query, format: format, into: &writer)
-        writer.key("data_old")
-        writer.null()
-        writer.key("data_new")
-        writer.null()
+        Self.emptyVariants(into: &writer)
         writer.endObject()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One recorded exchange: a request (its `apikey`, if it carried one, redacted to a
 /// ``VMKeyRedaction`` token) and the raw answer it got.
@@ -95,47 +96,37 @@ public struct VMRecording: Sendable {
 
     /// The range of `body` to embed as is: a complete JSON value that is not a string.
     private static func verbatimJSONRange(_ body: Data) -> Range<Data.Index>? {
-        let bytes = [UInt8](body)
-        guard let node = try? FixtureJSONParser.parseDocument(bytes) else { return nil }
-        if case .string = node.kind { return nil }
-        return body.startIndex + node.range.lowerBound ..< body.startIndex + node.range.upperBound
+        guard let (value, spans) = try? JSONParser.parseWithSpans(body), let range = spans[""] else { return nil }
+        if case .string = value { return nil }
+        return body.startIndex + range.lowerBound ..< body.startIndex + range.upperBound
     }
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String) -> String { JSONSerializer.string(.string(text)) }
 
     // MARK: Reading
 
     /// The recordings in a fixture file (one object or an array of them).
     public static func decode(fixture data: Data, source: String = "fixture") throws(VMFixtureError) -> [VMRecording] {
         let bytes = [UInt8](data)
-        let root: FixtureJSONNode
+        let document: (value: JSONValue, spans: [String: Range<Int>])
         do {
-            root = try FixtureJSONParser.parseDocument(bytes)
+            document = try JSONParser.parseWithSpans(bytes)
         } catch {
-            throw VMFixtureError(source: source, message: error.message)
+            // Report a line number: fixtures are edited by hand.
+            let line = bytes[..<min(error.offset, bytes.count)].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
+            throw VMFixtureError(source: source, message: "invalid JSON at line \(line) (byte \(error.offset)): \(error.reason)")
         }
-        let objects: [FixtureJSONNode]
-        if case .array(let elements) = root.kind { objects = elements } else { objects = [root] }
+        let objects: [(value: JSONValue, pointer: String)]
+        if case .array(let elements) = document.value {
+            objects = elements.enumerated().map { ($0.element, "/\($0.offset)") }
+        } else {
+            objects = [(document.value, "")]
+        }
         var recordings: [VMRecording] = []
         for (index, object) in objects.enumerated() {
             let place = objects.count > 1 ? "\(source)[\(index)]" : source
-            recordings.append(try recording(object, bytes: bytes, source: place))
+            recordings.append(try recording(object.value, bodyBytes: document.spans[object.pointer + "/response/body"].map { Data(bytes[$0]) },
+                                            source: place))
         }
         return recordings
     }
@@ -159,7 +150,8 @@ public struct VMRecording: Sendable {
         return recordings
     }
 
-    private static func recording(_ node: FixtureJSONNode, bytes: [UInt8], source: String) throws(VMFixtureError) -> VMRecording {
+    /// - Parameter bodyBytes: the text of `response.body` as written in the file (a JSON body is kept verbatim).
+    private static func recording(_ node: JSONValue, bodyBytes: Data?, source: String) throws(VMFixtureError) -> VMRecording {
         func fail(_ message: String) -> VMFixtureError { VMFixtureError(source: source, message: message) }
         guard let request = node["request"], let response = node["response"] else {
             throw fail("a recording needs \"request\" and \"response\" objects")
@@ -172,29 +164,28 @@ public struct VMRecording: Sendable {
         let pathSuffix = endpoint.takesPathSegments && endpointName.hasPrefix(endpoint.path) ? String(endpointName.dropFirst(endpoint.path.count)) : ""
         var parameters: [VMParameter] = []
         if let list = request["parameters"] {
-            guard case .array(let pairs) = list.kind else { throw fail("request.parameters must be an array of [name, value]") }
+            guard case .array(let pairs) = list else { throw fail("request.parameters must be an array of [name, value]") }
             for (index, pair) in pairs.enumerated() {
-                guard case .array(let two) = pair.kind, two.count == 2,
+                guard case .array(let two) = pair, two.count == 2,
                       let name = two[0].stringValue, let value = two[1].stringValue else {
                     throw fail("request.parameters[\(index)] must be [\"name\", \"value\"]")
                 }
                 parameters.append(VMParameter(name, value))
             }
         }
-        guard case .number(let statusValue)? = response["status"]?.kind, let status = Int(exactly: statusValue),
-              (100...599).contains(status) else {
+        guard let status = response["status"]?.intValue, (100...599).contains(status) else {
             throw fail("response.status must be an HTTP status code")
         }
         var headers: [String: String] = [:]
         if let headerNode = response["headers"] {
-            guard case .object(let fields) = headerNode.kind else { throw fail("response.headers must be an object") }
+            guard case .object(let fields) = headerNode else { throw fail("response.headers must be an object") }
             for (name, value) in fields {
                 guard let text = value.stringValue else { throw fail("response.headers.\(name) must be a string") }
                 headers[name.lowercased()] = text
             }
         }
         let body: Data
-        switch response["body"]?.kind {
+        switch response["body"] {
         case nil: body = Data()
         case .string(let text)?:
             if response["bodyEncoding"]?.stringValue == "base64" {
@@ -204,7 +195,7 @@ public struct VMRecording: Sendable {
                 body = Data(text.utf8)
             }
         case _?:
-            body = Data(bytes[response["body"]!.range])
+            body = bodyBytes ?? Data()
         }
         var method = "GET"
         if let node = request["method"] {
@@ -220,7 +211,7 @@ public struct VMRecording: Sendable {
         }
         var latency: Double?
         if let node = response["latencyMs"] {
-            guard case .number(let value) = node.kind, value >= 0 else { throw fail("response.latencyMs must be a number ≥ 0") }
+            guard let value = node.doubleValue, value >= 0 else { throw fail("response.latencyMs must be a number ≥ 0") }
             latency = value
         }
         return VMRecording(request: VMRequest(endpoint, parameters, pathSuffix: pathSuffix),
@@ -235,187 +226,4 @@ public struct VMFixtureError: Error, Sendable, CustomStringConvertible, Localize
     public let message: String
     public var description: String { "\(source): \(message)" }
     public var errorDescription: String? { description }
-}
-
-// MARK: - A minimal JSON parser that keeps each value's byte range
-
-struct FixtureJSONNode {
-    indirect enum Kind {
-        case object([(String, FixtureJSONNode)])
-        case array([FixtureJSONNode])
-        case string(String)
-        case number(Double)
-        case bool(Bool)
-        case null
-    }
-    var kind: Kind
-    var range: Range<Int>
-
-    subscript(key: String) -> FixtureJSONNode? {
-        if case .object(let fields) = kind { return fields.first { $0.0 == key }?.1 }
-        return nil
-    }
-
-    var stringValue: String? {
-        if case .string(let text) = kind { return text }
-        return nil
-    }
-}
-
-struct FixtureJSONParser {
-    struct Failure: Error { let message: String }
-
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
-
-    static func parseDocument(_ bytes: [UInt8]) throws(Failure) -> FixtureJSONNode {
-        var parser = FixtureJSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let node = try parser.value()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the JSON value") }
-        return node
-    }
-
-    private init(bytes: [UInt8]) { self.bytes = bytes }
-
-    private func failure(_ message: String) -> Failure {
-        // Report a line number: fixtures are edited by hand.
-        let line = bytes[..<min(index, bytes.count)].reduce(1) { $0 + ($1 == 10 ? 1 : 0) }
-        return Failure(message: "invalid JSON at line \(line) (byte \(index)): \(message)")
-    }
-
-    private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    }
-
-    private mutating func expect(_ byte: UInt8) throws(Failure) {
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == byte else {
-            throw failure("expected '\(Character(Unicode.Scalar(byte)))'")
-        }
-        index += 1
-    }
-
-    private mutating func value() throws(Failure) -> FixtureJSONNode {
-        skipWhitespace()
-        guard index < bytes.count else { throw failure("unexpected end of input") }
-        let start = index
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            depth += 1
-            defer { depth -= 1 }
-            guard depth <= 256 else { throw failure("nested too deeply") }
-            index += 1
-            var fields: [(String, FixtureJSONNode)] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-            } else {
-                while true {
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
-                    let key = try string()
-                    try expect(UInt8(ascii: ":"))
-                    fields.append((key, try value()))
-                    skipWhitespace()
-                    guard index < bytes.count else { throw failure("unterminated object") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-                    throw failure("expected ',' or '}'")
-                }
-            }
-            return FixtureJSONNode(kind: .object(fields), range: start..<index)
-        case UInt8(ascii: "["):
-            depth += 1
-            defer { depth -= 1 }
-            guard depth <= 256 else { throw failure("nested too deeply") }
-            index += 1
-            var elements: [FixtureJSONNode] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-            } else {
-                while true {
-                    elements.append(try value())
-                    skipWhitespace()
-                    guard index < bytes.count else { throw failure("unterminated array") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-                    throw failure("expected ',' or ']'")
-                }
-            }
-            return FixtureJSONNode(kind: .array(elements), range: start..<index)
-        case UInt8(ascii: "\""):
-            let text = try string()
-            return FixtureJSONNode(kind: .string(text), range: start..<index)
-        case UInt8(ascii: "t"): try literal("true"); return FixtureJSONNode(kind: .bool(true), range: start..<index)
-        case UInt8(ascii: "f"): try literal("false"); return FixtureJSONNode(kind: .bool(false), range: start..<index)
-        case UInt8(ascii: "n"): try literal("null"); return FixtureJSONNode(kind: .null, range: start..<index)
-        default:
-            while index < bytes.count, Array("+-0123456789.eE".utf8).contains(bytes[index]) { index += 1 }
-            guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
-                throw failure("unexpected character")
-            }
-            return FixtureJSONNode(kind: .number(number), range: start..<index)
-        }
-    }
-
-    private mutating func literal(_ word: String) throws(Failure) {
-        let expected = Array(word.utf8)
-        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
-            throw failure("expected \(word)")
-        }
-        index += expected.count
-    }
-
-    private mutating func hex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw failure("bad \\u escape")
-        }
-        index += 4
-        return value
-    }
-
-    private mutating func string() throws(Failure) -> String {
-        index += 1 // opening quote
-        var out: [UInt8] = []
-        while true {
-            guard index < bytes.count else { throw failure("unterminated string") }
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { throw failure("unterminated escape") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw failure("bad surrogate pair") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
-                default: throw failure("bad escape")
-                }
-            case 0..<0x20:
-                throw failure("control character in a string")
-            default:
-                out.append(byte)
-            }
-        }
-    }
 }

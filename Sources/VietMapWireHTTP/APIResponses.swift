@@ -13,6 +13,12 @@ public enum APIResponses {
         HTTPResponse(status: status, headers: status == 401 ? jsonHeaders : corsJSONHeaders, body: body)
     }
 
+    /// The CORS rule on an answer built elsewhere (a scenario's literal text or bytes): the header on
+    /// every status but 401.
+    public static func applyCORS(to response: inout HTTPResponse) {
+        if response.status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
+    }
+
     public static func json(_ body: JSONValue, status: Int) -> HTTPResponse {
         json(Data(JSONSerializer.bytes(body)), status: status)
     }

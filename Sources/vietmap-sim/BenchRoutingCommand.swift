@@ -6,6 +6,7 @@ import ArrayBlob
 import Platform
 import Routing
 import Scenarios
+import SeededRandom
 
 /// `vietmap-sim bench-routing` (for Scripts/bench-routing; prints figures, asserts nothing): A* vs contraction
 /// hierarchy on one road graph — CH build time, arcs and bytes per vehicle, route p50/p99 and settled states of

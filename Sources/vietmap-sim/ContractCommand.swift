@@ -2,6 +2,7 @@ import BuiltInScenarios
 import ContractKit
 import Dispatch
 import Foundation
+import JSON
 
 /// `vietmap-sim contract`: runs the contract suite (Contracts/) against a simulator URL or the
 /// live service and reports; exit 0 when everything holds, 1 on contract failures, 64 on usage errors.
@@ -80,7 +81,7 @@ enum ContractCommand {
 
         print(report.summary())
         if let path = options.value("junit") { try write(report.junitXML(), to: path) }
-        if let path = options.value("json") { try write(report.json().prettyPrinted() + "\n", to: path) }
+        if let path = options.value("json") { try write(JSONPrettyPrinter.string(report.json()), to: path) }
         return report.passed ? 0 : 1
     }
 

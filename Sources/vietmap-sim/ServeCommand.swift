@@ -1,6 +1,6 @@
-import Dataset
 import Dispatch
 import Foundation
+import HTTPProxy
 import HTTPServer
 import Platform
 import VietMapSimulator
@@ -17,11 +17,11 @@ enum ServeCommand {
 
     static func limitMallocArenas() { ProcessMemory.limitArenas(to: 2) }
 
-    /// Hands the heap's free pages back to the system (``MemoryWatch/returnFreedMemory()``):
+    /// Hands the heap's free pages back to the system (``ProcessMemory/returnFreedHeap()``):
     /// loading the dataset briefly holds the search index twice (≈ 12 MB), and the first query
     /// with a typo builds a vocabulary from SQL; without it, what they freed stays in the
     /// process' resident memory for good.
-    static func releaseFreedMemory() { MemoryWatch.returnFreedMemory() }
+    static func releaseFreedMemory() { ProcessMemory.returnFreedHeap() }
 
     /// `releaseFreedMemory()` once a second on a utility queue (a fraction of a millisecond
     /// each: ≈ 2.5 MB less resident memory after a burst of requests).

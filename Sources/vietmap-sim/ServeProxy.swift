@@ -1,5 +1,6 @@
 import Dataset
 import Foundation
+import HTTPProxy
 import HTTPServer
 import Scenarios
 import VietMapSimulator

@@ -1,5 +1,6 @@
 import Dataset
 import Foundation
+import HTTPProxy
 import HTTPServer
 
 /// `serve` options for the HTTP transport: connection limits, deadlines, draining and TLS.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Platform
 
 /// SIGINT/SIGTERM handling for `serve`: the first signal starts a graceful stop, a second
 /// one ends the process at once (exit code 1) without waiting for in-flight requests.
@@ -12,20 +13,15 @@ enum TerminationSignals {
     /// Takes over SIGINT and SIGTERM (idempotent).
     static func install() {
         guard state.markInstalled() else { return }
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                if state.countSignal() == 1 {
-                    state.first.signal()
-                } else {
-                    FileHandle.standardError.write(Data("vietmap-sim: second signal: exiting without draining\n".utf8))
-                    exit(1)
-                }
+        let sources = Signals.onTermination { _ in
+            if state.countSignal() == 1 {
+                state.first.signal()
+            } else {
+                FileHandle.standardError.write(Data("vietmap-sim: second signal: exiting without draining\n".utf8))
+                exit(1)
             }
-            source.resume()
-            state.keep(source)
         }
+        for source in sources { state.keep(source) }
     }
 
     /// Blocks until the first SIGINT or SIGTERM (installing the handlers if needed).

@@ -57,7 +57,7 @@ final class DriveCLITests: XCTestCase {
 
     /// Metres from `p` to the polyline (nearest segment, local flat projection around `p`).
     func distance(_ p: GeoPoint, to line: [GeoPoint]) -> Double {
-        let metresPerDegree = Geo.earthRadius * Double.pi / 180
+        let metresPerDegree = Geo.metresPerDegree
         let shrink = cos(p.latitude * Double.pi / 180)
         func xy(_ q: GeoPoint) -> (Double, Double) {
             ((q.longitude - p.longitude) * metresPerDegree * shrink, (q.latitude - p.latitude) * metresPerDegree)

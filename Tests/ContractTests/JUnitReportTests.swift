@@ -73,7 +73,7 @@ final class JUnitReportTests: XCTestCase {
 
     func testJSONReportAndSummary() async throws {
         let report = try await reportWithFailures()
-        let json = try JSONParser.parse(report.json().prettyPrinted())
+        let json = try JSONParser.parse(JSONPrettyPrinter.string(report.json()))
         XCTAssertEqual(json["passed"], false)
         XCTAssertEqual(json["summary"]?["failed"], 1)
         XCTAssertEqual(json["queries"]?.arrayValue?.count, report.results.count)

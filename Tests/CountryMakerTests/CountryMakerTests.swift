@@ -3,7 +3,7 @@ import DefaultData
 import Foundation
 import OSMReader
 import Routing
-import SimTesting
+import HTTPTestSupport
 import XCTest
 @testable import CountryMaker
 

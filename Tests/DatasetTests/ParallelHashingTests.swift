@@ -1,5 +1,6 @@
 @testable import Dataset
 import Foundation
+import StableHashing
 import XCTest
 
 /// The start-up hashes computed in parallel give what a plain sequential pass gives: the

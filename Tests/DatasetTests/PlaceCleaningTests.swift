@@ -3,8 +3,8 @@ import XCTest
 
 /// The import's cleaning rules one by one (docs/search.md), and their counts in the report.
 final class PlaceCleaningTests: XCTestCase {
-    func place(_ name: String, street: String = "", aliases: [String] = [], lat: Double = 10.77, lng: Double = 106.70) -> PlaceRecord {
-        var record = PlaceRecord(key: "poi:node/\(name.hashValue)", kind: .poi, name: name, lat: lat, lng: lng, importance: 0.4,
+    func place(_ name: String, street: String = "", aliases: [String] = [], lat: Double = 10.77, lng: Double = 106.70) -> ImportedPlace {
+        var record = ImportedPlace(key: "poi:node/\(name.hashValue)", kind: .poi, name: name, lat: lat, lng: lng, importance: 0.4,
                                  newWard: 26740, newProvince: 79)
         record.street = street
         record.aliases = aliases

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Search
+import SeededRandom
 import SimTesting
 import SQLiteStore
 import XCTest

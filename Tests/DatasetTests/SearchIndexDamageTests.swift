@@ -3,6 +3,7 @@ import Dataset
 import DefaultData
 import Foundation
 @testable import Search
+import SeededRandom
 import SimTesting
 import SQLiteStore
 import XCTest

@@ -1,5 +1,6 @@
 import DriveTrace
 import Routing
+import SeededRandom
 import XCTest
 
 /// A plan's size is known before its fixes are made: more than `DrivePlan.maxFixes` is refused
@@ -8,7 +9,7 @@ import XCTest
 final class DrivePlanBoundsTests: XCTestCase {
     /// 11 points 100 m apart going north, 10 s each (1 km in 100 s).
     let straight: RouteTimeline = {
-        let metresPerDegree = Geo.earthRadius * Double.pi / 180
+        let metresPerDegree = Geo.metresPerDegree
         let points = (0...10).map { GeoPoint(10.77 + Double($0) * 100 / metresPerDegree, 106.70) }
         return RouteTimeline(points: points, times: (0...10).map { Double($0) * 10 })
     }()

@@ -1,5 +1,6 @@
 import DriveTrace
 import Routing
+import SeededRandom
 import XCTest
 
 /// The trace layer without a dataset: the generator, the clock, NMEA checksums, and a plan over
@@ -7,7 +8,7 @@ import XCTest
 final class DriveTraceTests: XCTestCase {
     /// 11 points 100 m apart going north, 10 s each.
     let straight: RouteTimeline = {
-        let metresPerDegree = Geo.earthRadius * Double.pi / 180
+        let metresPerDegree = Geo.metresPerDegree
         let points = (0...10).map { GeoPoint(10.77 + Double($0) * 100 / metresPerDegree, 106.70) }
         return RouteTimeline(points: points, times: (0...10).map { Double($0) * 10 })
     }()

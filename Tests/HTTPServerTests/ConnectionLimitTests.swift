@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// Connection limits, request-head deadlines and requests that must all get an answer.

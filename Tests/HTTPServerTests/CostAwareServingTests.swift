@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// Cost-aware serving: heavy requests run on a `HeavyWorkExecutor`, so light ones are answered

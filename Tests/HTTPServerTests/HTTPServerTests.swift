@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking

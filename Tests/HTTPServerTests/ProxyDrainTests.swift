@@ -1,6 +1,7 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// `ProxyServer.stop(drainTimeout:drainingBackend:)`: requests already sent into tunnels (plain

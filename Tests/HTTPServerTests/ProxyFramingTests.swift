@@ -1,6 +1,7 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// The proxy reads a request head exactly as strictly as it must so that no second request

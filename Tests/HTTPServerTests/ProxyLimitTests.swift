@@ -1,6 +1,7 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// The proxy's connection limits and deadlines are the direct port's: a per-client-address cap

@@ -1,6 +1,7 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// A `ProxyServer` in front of an echo backend on loopback, for the proxy's test classes.

@@ -1,7 +1,8 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
 import Platform
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// `ProxyServer` over real loopback sockets: curl through the proxy (CONNECT + TLS with the local

@@ -1,6 +1,6 @@
 import Foundation
 @testable import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// Request bodies whose length is ambiguous are refused at once (RFC 9112 §6), over raw

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import Platform
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// Graceful shutdown (drain) and refusing ports that `localhost` would share with another server.

@@ -1,6 +1,7 @@
 import Foundation
+import HTTPProxy
 import HTTPServer
-import SimTesting
+import HTTPTestSupport
 import XCTest
 
 /// HTTPS with a generated local CA. FoundationNetworking (libcurl underneath) has no

@@ -1,3 +1,4 @@
+import SeededRandom
 import XCTest
 @testable import MapTiles
 
@@ -5,7 +6,7 @@ import XCTest
 final class MapFeatureIndexTests: XCTestCase {
     /// Features around Ho Chi Minh City: short roads, points, long lines, some polygons, random minZooms.
     private func generated(_ count: Int, seed: UInt64) -> [MapFeature] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let west = WorldPoint(latitude: 11.17, longitude: 106.35), east = WorldPoint(latitude: 10.35, longitude: 107.05)
         func point() -> WorldPoint {
             WorldPoint(x: Double.random(in: west.x...east.x, using: &rng), y: Double.random(in: west.y...east.y, using: &rng))
@@ -55,7 +56,7 @@ final class MapFeatureIndexTests: XCTestCase {
     func testQueriesEqualABruteForceScan() {
         let features = generated(3000, seed: 36)
         let boxes = boxes(features)
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for gridZoom in [16, 12] {
             let index = MapFeatureIndex(features: features, gridZoom: gridZoom)
             var nonEmpty = 0

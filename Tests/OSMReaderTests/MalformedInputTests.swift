@@ -1,6 +1,6 @@
 import Foundation
 import OSMReader
-import SimTesting
+import SeededRandom
 import XCTest
 
 /// Damaged real files must fail with a typed error naming the file and position — never

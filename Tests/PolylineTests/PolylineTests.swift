@@ -1,4 +1,4 @@
-import SimTesting
+import SeededRandom
 import XCTest
 import Polyline
 

@@ -1,5 +1,4 @@
 import Foundation
-import SimTesting
 import XCTest
 import Polyline
 

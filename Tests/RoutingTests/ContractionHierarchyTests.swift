@@ -1,5 +1,6 @@
 import ArrayBlob
 import Foundation
+import SeededRandom
 @testable import SimTesting
 import XCTest
 @testable import Routing

@@ -1,3 +1,4 @@
+import SeededRandom
 import SimTesting
 import XCTest
 @testable import Routing

@@ -1,4 +1,5 @@
 import ArrayBlob
+import SeededRandom
 import SimTesting
 import XCTest
 @testable import Routing

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import RegexEngine
 import SimTesting
 @testable import Scenarios
 import XCTest

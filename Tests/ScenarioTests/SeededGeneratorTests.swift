@@ -1,4 +1,5 @@
 import Scenarios
+import SeededRandom
 import XCTest
 
 /// The engine's own PRNG: pinned outputs (so faults are the same on every machine) and sane

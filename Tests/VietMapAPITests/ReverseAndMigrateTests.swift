@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Search
+import SeededRandom
 import SimTesting
 import SQLiteStore
 @testable import VietMapAPI

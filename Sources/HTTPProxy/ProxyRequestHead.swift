@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServer
+import JSON
 
 /// The first request head a client sends to the proxy port, parsed: `CONNECT host:port`, an
 /// absolute-form request (`GET http://host/path HTTP/1.1`) or an origin-form one.
@@ -217,7 +219,7 @@ struct ProxyRefusal: Error {
     var reason: String
     var code: String
     var message: String
-    var extra: [(String, String)] = []
+    var extra: [(String, JSONValue)] = []
 
     static func badRequest(_ message: String) -> ProxyRefusal {
         ProxyRefusal(status: 400, reason: "Bad Request", code: "PROXY_BAD_REQUEST", message: message)
@@ -225,28 +227,9 @@ struct ProxyRefusal: Error {
 
     /// The response bytes: status line, headers, JSON body `{"code", "message", …}`.
     var bytes: [UInt8] {
-        var body = "{\"code\":\(Self.quote(code)),\"message\":\(Self.quote(message))"
-        for (key, value) in extra { body += ",\(Self.quote(key)):\(value)" }
-        body += "}\n"
+        let body = String(decoding: HTTPResponse.codeMessageBody(code: code, message: message, extra: extra), as: UTF8.self) + "\n"
         let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\nProxy-Agent: vietmap-sim\r\n\r\n"
         return Array((head + body).utf8)
-    }
-
-    /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// SplitMix64 (Steele, Lea, Flood 2014): the seeded generator of a drive's GPS noise, so the
-/// same `--seed` gives the same trace on every run and machine (the system generator does not).
+/// SplitMix64 (Steele, Lea, Flood 2014): the one seeded 64-bit mixer. As a generator it draws a drive's
+/// GPS noise and the tests' property and fuzz inputs; `mix` is its finalizer as a hash (a generated
+/// country's choices); it seeds `SeededGenerator`. The same seed gives the same values on every run and
+/// machine (the system generator does not).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public private(set) var state: UInt64
 
@@ -9,7 +11,16 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
+        return Self.finalize(state)
+    }
+
+    /// The value a generator seeded with `value` draws first: SplitMix64's finalizer as a 64-bit hash.
+    public static func mix(_ value: UInt64) -> UInt64 {
+        finalize(value &+ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    private static func finalize(_ value: UInt64) -> UInt64 {
+        var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Scenarios
+@testable import RegexEngine
 import XCTest
 
 /// The non-backtracking regex dialect of `regex` conditions: same answers as ICU on the
@@ -38,16 +38,6 @@ final class LinearRegexTests: XCTestCase {
         }
         XCTAssertThrowsError(try LinearRegex("(a{1000}){1000}"), "the program size is capped")
     }
-
-    func testValidateExplainsARefusedPattern() {
-        let document = #"{"name": "t", "description": "d", "rules": [{"match": {"params": {"text": {"regex": "(a)\\1"}}}}]}"#
-        XCTAssertThrowsError(try Scenario(json: Data(document.utf8))) { error in
-            let issue = (error as? ScenarioValidationError)?.issues.first
-            XCTAssertEqual(issue?.pointer, "/rules/0/match/params/text/regex")
-            XCTAssertTrue(issue?.reason.contains("backreferences") ?? false, "\(String(describing: issue))")
-        }
-    }
-
     func testCatastrophicPatternRunsInLinearTime() throws {
         let regex = try LinearRegex("^(a+)+$")
         let hostile = String(repeating: "a", count: 10_000) + "!"

@@ -1,5 +1,3 @@
-import JSON
-
 /// A JSON Patch (RFC 6902): `add`, `remove`, `replace`, `move`, `copy` and `test`, applied in
 /// order and atomically — if one operation fails, the document is left as it was.
 ///
@@ -39,7 +37,8 @@ public struct JSONPatch: Sendable, Equatable {
             }
         }
 
-        var path: JSONPointer {
+        /// The pointer the operation changes (or tests).
+        public var path: JSONPointer {
             switch self {
             case .add(let path, _), .remove(let path), .replace(let path, _), .move(_, let path), .copy(_, let path),
                  .test(let path, _), .reverse(let path):
@@ -65,7 +64,7 @@ public struct JSONPatch: Sendable, Equatable {
     /// estimated — walking it no further than the remaining budget — and the patch stops with
     /// `JSONPatchError.exceedsSizeLimit` instead of allocating past the limit.
     /// - Parameter inputBytes: the serialized size of `document` (the answer body's length).
-    func apply(to document: JSONValue, inputBytes: Int, sizeLimit: Int) throws(JSONPatchError) -> JSONValue {
+    public func apply(to document: JSONValue, inputBytes: Int, sizeLimit: Int) throws(JSONPatchError) -> JSONValue {
         var result = document
         var budget = SizeBudget(used: inputBytes, limit: sizeLimit)
         for (index, operation) in operations.enumerated() {
@@ -101,7 +100,7 @@ public struct JSONPatch: Sendable, Equatable {
         }
     }
 
-    static let wildcard = "*"
+    public static let wildcard = "*"
 
     // MARK: One operation (with wildcard expansion)
 
@@ -340,21 +339,6 @@ public struct JSONPatch: Sendable, Equatable {
             current = next
         }
         return current
-    }
-
-    /// JSON equality (RFC 6902 §4.6): numbers compare by value (`1` equals `1.0`), objects
-    /// ignore member order.
-    static func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        switch (a, b) {
-        case (.integer, .integer), (.integer, .number), (.number, .integer), (.number, .number):
-            return a.doubleValue == b.doubleValue
-        case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { jsonEqual($0, $1) }
-        case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in y[member.key].map { jsonEqual(member.value, $0) } ?? false }
-        default:
-            return a == b
-        }
     }
 
     struct Failure: Error {

@@ -1,7 +1,7 @@
-import JSON
-
-/// JSON Schema equality: numbers by value (`1 == 1.0`), objects regardless of key order.
-func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
+/// JSON equality by value, the one rule of JSON Schema (`const`, `enum`, `uniqueItems`) and JSON Patch's
+/// `test` (RFC 6902 §4.6): numbers by value (`1 == 1.0`), strings by code points, objects regardless of
+/// member order. (`==` on `JSONValue` is structural: member order and `1` vs `1.0` count.)
+public func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case let (.bool(x), .bool(y)): return x == y
@@ -26,7 +26,7 @@ func jsonEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
 }
 
 /// A hash consistent with `jsonEqual`.
-func jsonHash(_ value: JSONValue, into hasher: inout Hasher) {
+public func jsonHash(_ value: JSONValue, into hasher: inout Hasher) {
     switch value {
     case .null: hasher.combine(0)
     case .bool(let b): hasher.combine(1); hasher.combine(b)
@@ -49,16 +49,3 @@ func jsonHash(_ value: JSONValue, into hasher: inout Hasher) {
     }
 }
 
-/// Three-way numeric comparison; exact for two integers. `nil` if either is not a number.
-func compareNumbers(_ a: JSONValue, _ b: JSONValue) -> Int? {
-    if case .integer(let x) = a, case .integer(let y) = b { return x < y ? -1 : (x > y ? 1 : 0) }
-    guard let x = a.doubleValue, let y = b.doubleValue else { return nil }
-    return x < y ? -1 : (x > y ? 1 : 0)
-}
-
-/// Short JSON text for messages (truncated).
-func brief(_ value: JSONValue, limit: Int = 60) -> String {
-    let text = JSONSerializer.string(value)
-    guard text.count > limit else { return text }
-    return String(text.prefix(limit - 1)) + "…"
-}

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Settings for a `ProxyServer` (docs/proxy.md).
 public struct ProxyConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import CGnuTLS
 import Foundation
+import HTTPServer
 
 /// A certificate authority kept in a directory, and the server certificate it issues for
 /// this machine, so that devices and simulators that trust the CA once can reach the

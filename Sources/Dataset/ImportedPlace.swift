@@ -16,7 +16,7 @@ public enum OldCodeSource: String, Sendable, CaseIterable {
 }
 
 /// An ordinary place (POI, street, address point) before it is written.
-struct PlaceRecord {
+struct ImportedPlace {
     var key: String
     var kind: DatasetSchema.PlaceKind
     var name: String

@@ -1,5 +1,4 @@
 import JSON
-import Scenarios
 import XCTest
 
 /// JSON Pointer (RFC 6901) and JSON Patch (RFC 6902, with the `*` and `x-reverse` extensions).

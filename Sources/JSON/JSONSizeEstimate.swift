@@ -1,12 +1,10 @@
-import JSON
-
 /// The serialized size of a JSON value, estimated without serializing it and walking at most
 /// until `limit` is passed — so the size of a value about to be copied is known before any
 /// allocation. Strings count their UTF-8 bytes and quotes (escapes are not counted), numbers
 /// their digits, containers their brackets and separators.
-enum JSONSizeEstimate {
+public enum JSONSizeEstimate {
     /// The estimate, or `limit + 1` as soon as it passes `limit`.
-    static func bytes(of value: JSONValue, limit: Int = .max) -> Int {
+    public static func bytes(of value: JSONValue, limit: Int = .max) -> Int {
         var total = 0
         accumulate(value, into: &total, limit: limit)
         return min(total, limit == .max ? total : limit + 1)

@@ -1,4 +1,4 @@
-import Platform
+import Foundation
 
 /// A WGS84 coordinate in degrees.
 public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
@@ -15,10 +15,13 @@ public struct GeoPoint: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "(\(latitude), \(longitude))" }
 }
 
-/// Spherical geometry helpers (GraphHopper's `DistanceCalcEarth` / `AngleCalc` conventions).
+/// Spherical geometry on one earth radius (GraphHopper's `DistanceCalcEarth` / `AngleCalc` conventions): the
+/// one geodesy of routing, search, the country maker and the contract checks.
 public enum Geo {
-    /// Mean earth radius used by GraphHopper (metres).
+    /// The earth radius every distance uses: GraphHopper's mean radius (metres).
     public static let earthRadius = 6_371_000.0
+    /// Metres in one degree of latitude (and of longitude on the equator).
+    public static let metresPerDegree = earthRadius * Double.pi / 180
     static let degToRad = Double.pi / 180
 
     /// Great-circle (haversine) distance in metres.
@@ -28,6 +31,13 @@ public enum Geo {
         let sinDLon = sin((lon2 - lon1) * degToRad / 2)
         let a = sinDLat * sinDLat + cos(lat1 * degToRad) * cos(lat2 * degToRad) * sinDLon * sinDLon
         return 2 * earthRadius * asin(Swift.min(1, a.squareRoot()))
+    }
+
+    /// Equirectangular distance in metres: cheaper than `distance`, good enough over a few hundred kilometres.
+    public static func planarDistance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let x = (lon2 - lon1) * cos((lat1 + lat2) / 2 * degToRad)
+        let y = lat2 - lat1
+        return (x * x + y * y).squareRoot() * metresPerDegree
     }
 
     public static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {

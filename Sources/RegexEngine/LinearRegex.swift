@@ -7,15 +7,15 @@
 /// *whether* it matches counts), `|`, groups `(…)` and `(?:…)`, anchors `^` `$`, `\b` `\B`,
 /// escapes `\d \w \s \D \W \S \t \n \r \f \v`, `\xHH`, `\uHHHH` and any escaped punctuation.
 /// Backreferences, lookaround, possessive quantifiers and other `(?…)` forms are refused
-/// with a message saying so. The program is capped at `maxInstructions` (`{m,n}` copies its operand).
-struct LinearRegex: Sendable {
+/// with a message saying so. The program is capped at the caller's `maxInstructions` (`{m,n}` copies its operand).
+public struct LinearRegex: Sendable {
     /// Refusal of a pattern, with the reason (shown by `validate`).
-    struct SyntaxError: Error, Sendable, CustomStringConvertible {
-        let description: String
+    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        public let description: String
     }
 
-    /// The largest program a pattern may compile to (`ScenarioLimits.regexInstructions`).
-    static let maxInstructions = ScenarioLimits.regexInstructions
+    /// What `init` assumes when the caller sets no cap on the program.
+    public static let defaultMaxInstructions = 2_000
 
     private let program: [Instruction]
     /// The classes `Instruction.set` refers to (kept apart so instructions are plain values).
@@ -25,26 +25,30 @@ struct LinearRegex: Sendable {
     /// The longest pattern accepted (Unicode scalars).
     static let maxPatternLength = 4_096
 
-    init(_ pattern: String, ignoreCase: Bool = false) throws(SyntaxError) {
+    /// - Parameters:
+    ///   - maxInstructions: the largest program the pattern may compile to.
+    ///   - whyCapped: said after "more than N instructions once counts are expanded" when it does not.
+    public init(_ pattern: String, ignoreCase: Bool = false, maxInstructions: Int = defaultMaxInstructions,
+                whyCapped: String = "") throws(SyntaxError) {
         guard pattern.unicodeScalars.count <= Self.maxPatternLength else {
             throw SyntaxError(description: "longer than \(Self.maxPatternLength) characters")
         }
         var parser = Parser(Array(pattern.unicodeScalars), ignoreCase: ignoreCase)
         let node = try parser.parseAll()
-        var compiler = Compiler()
+        var compiler = Compiler(maxInstructions: maxInstructions, whyCapped: whyCapped)
         try compiler.emit(node)
         compiler.program.append(.match)
-        guard compiler.program.count <= Self.maxInstructions else { throw Compiler.tooLarge }
+        guard compiler.program.count <= maxInstructions else { throw compiler.tooLarge }
         program = compiler.program
         sets = compiler.sets
         self.ignoreCase = ignoreCase
     }
 
     /// The number of instructions (the m of O(n × m)).
-    var size: Int { program.count }
+    public var size: Int { program.count }
 
     /// Whether the pattern matches anywhere in `text`.
-    func matches(_ text: String) -> Bool {
+    public func matches(_ text: String) -> Bool {
         let input = Array((ignoreCase ? text.lowercased() : text).unicodeScalars)
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
@@ -427,14 +431,16 @@ extension LinearRegex {
         var program: [Instruction] = []
         var sets: [ScalarSet] = []
 
-        /// A program beyond `maxInstructions`: no value of `ScenarioLimits.regexTextCharacters`
-        /// characters could be tested within the request's regex budget.
-        static let tooLarge = SyntaxError(description: "the pattern is too large: more than \(LinearRegex.maxInstructions) "
-            + "instructions once counts are expanded (the cost bound: instructions × characters tested ≤ "
-            + "\(ScenarioLimits.regexStepsPerRequest) steps a request, for values of up to \(ScenarioLimits.regexTextCharacters) characters)")
+        let maxInstructions: Int
+        let whyCapped: String
+
+        /// A program beyond `maxInstructions`.
+        var tooLarge: SyntaxError {
+            SyntaxError(description: "the pattern is too large: more than \(maxInstructions) instructions once counts are expanded" + whyCapped)
+        }
 
         mutating func emit(_ node: Node) throws(SyntaxError) {
-            guard program.count < LinearRegex.maxInstructions else { throw Self.tooLarge }
+            guard program.count < maxInstructions else { throw tooLarge }
             switch node {
             case .empty: break
             case .char(let scalar): program.append(.char(scalar))

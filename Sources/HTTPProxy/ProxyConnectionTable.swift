@@ -1,5 +1,6 @@
 import CGnuTLS
 import Foundation
+import HTTPServer
 
 /// The proxy's open client connections and the limits on them, the same as the direct port's
 /// (`ConnectionGuard`, docs/limits.md): at most `maxPerClient` from one client address (more are

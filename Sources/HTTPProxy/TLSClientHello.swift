@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Reads the server name (SNI, RFC 6066) out of the first TLS record a client sends — all the
 /// proxy needs to route a `CONNECT ADDRESS:443` by the name the client means. Bounds-checked
 /// throughout; anything unexpected is `.absent`.

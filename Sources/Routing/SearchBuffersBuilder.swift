@@ -1,10 +1,10 @@
 import ArrayBlob
 import Platform
 
-extension SearchIndex.Stored {
+extension SearchBuffers.Stored {
     /// Derives the search index of a validated `s` (O(n) plus one SCC pass per vehicle): what the importer stores
     /// with the graph, and what `RoadGraph.validate()` compares a stored index with.
-    static func build(_ s: RoadGraph.Storage, minNetworkSize: Int) -> SearchIndex.Stored {
+    static func build(_ s: RoadGraph.Storage, minNetworkSize: Int) -> SearchBuffers.Stored {
         let n = s.nodeCount, e = s.edgeCount
         let vehicles = Vehicle.allCases.count
 
@@ -84,7 +84,7 @@ extension SearchIndex.Stored {
         var maxAbsLat = 0.0
         for i in 0..<n { maxAbsLat = max(maxAbsLat, abs(Double(s.nodeLatE7[i]) / 1e7)) }
         for i in 0..<s.pillarLatE7.count { maxAbsLat = max(maxAbsLat, abs(Double(s.pillarLatE7[i]) / 1e7)) }
-        let yScale = Geo.earthRadius * Double.pi / 180
+        let yScale = Geo.metresPerDegree
         let xScale = yScale * cos(min(89, maxAbsLat) * Double.pi / 180)
         var nodeX = [Double](repeating: 0, count: n), nodeY = [Double](repeating: 0, count: n)
         for i in 0..<n {
@@ -113,7 +113,7 @@ extension SearchIndex.Stored {
                                     minNetworkSize: minNetworkSize)
             }
         }
-        return SearchIndex.Stored(
+        return SearchBuffers.Stored(
             stateCount: n + extra,
             adjStart: StoredArray(adjStart), adjDirEdge: StoredArray(adjDirEdge), adjArrival: StoredArray(adjArrival),
             adjSpecial: StoredArray(adjSpecial), adjWeight: weights.map { StoredArray($0) },

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 extension LocalCertificateAuthority {
     /// What the proxy (`serve --proxy`) shows clients: a certificate for `hosts` (DNS names or

@@ -5,7 +5,7 @@ import ArrayBlob
 /// nodes, planar node coordinates for the A* bound, the spatial grid, per-vehicle subnetwork (snappable) flags.
 /// Opening one is O(1): the arrays are views (`StoredArray`) of the blob's region, and the pointers the hot loops
 /// use point into them (the region lives as long as `stored`).
-final class SearchIndex: @unchecked Sendable {
+final class SearchBuffers: @unchecked Sendable {
     /// The persisted part: every array and scalar, as views of one region (or heap copies when just built).
     struct Stored: Sendable, Equatable {
         var stateCount: Int

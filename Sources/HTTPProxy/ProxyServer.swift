@@ -1,6 +1,8 @@
 import CGnuTLS
 import CMicroHTTPD
 import Foundation
+import HTTPServer
+import JSON
 import Platform
 
 /// `shutdown(2)` directions (the same numbers on Linux and Darwin; the static-stdlib release build
@@ -416,7 +418,7 @@ public final class ProxyServer: @unchecked Sendable {
                 refuse(client, ProxyRefusal(status: 403, reason: "Forbidden", code: "PROXY_PORT_NOT_SIMULATED",
                                             message: "\(host) is simulated on ports 443 (TLS) and 80 only (CONNECT \(host):443); "
                                                 + "port \(port) was not contacted",
-                                            extra: [("host", ProxyRefusal.quote(host)), ("port", String(port))]))
+                                            extra: [("host", .string(host)), ("port", .integer(Int(port)))]))
                 return
             }
             guard leftover.isEmpty else {
@@ -533,7 +535,7 @@ public final class ProxyServer: @unchecked Sendable {
                 refuse(client, ProxyRefusal(status: 403, reason: "Forbidden", code: "PROXY_PORT_NOT_SIMULATED",
                                             message: "\(host) is simulated at http://\(host)/ and through CONNECT \(host):443, "
                                                 + "not by \(how); nothing was contacted",
-                                            extra: [("host", ProxyRefusal.quote(host)), ("port", String(port))]))
+                                            extra: [("host", .string(host)), ("port", .integer(Int(port)))]))
                 return
             }
             guard let backend = openBackend() else {
@@ -612,8 +614,8 @@ public final class ProxyServer: @unchecked Sendable {
                 + configuration.simulatedHosts.joined(separator: ", ")
                 + ". To simulate it: serve --proxy-host \(literal); to let the proxy connect to the real host: "
                 + "serve --proxy-pass \(literal) (or \(literal):\(port))",
-            extra: [("host", ProxyRefusal.quote(host)), ("port", String(port)),
-                    ("simulated", "[" + configuration.simulatedHosts.map(ProxyRefusal.quote).joined(separator: ",") + "]")])
+            extra: [("host", .string(host)), ("port", .integer(Int(port))),
+                    ("simulated", .array(configuration.simulatedHosts.map { .string($0) }))])
     }
 
     private var backendDown: ProxyRefusal {
@@ -734,7 +736,7 @@ public final class ProxyServer: @unchecked Sendable {
                                             message: "\(host):\(port) is one of vietmap-sim's own ports on this machine; the proxy "
                                                 + "never connects there (the admin API is not reachable through the proxy); "
                                                 + "nothing was contacted",
-                                            extra: [("host", ProxyRefusal.quote(host)), ("port", String(port))]))
+                                            extra: [("host", .string(host)), ("port", .integer(Int(port)))]))
             } else {
                 refuse(client, ProxyRefusal(status: 502, reason: "Bad Gateway", code: "PROXY_PASS_THROUGH_FAILED",
                                             message: "could not connect to the pass-through host \(host):\(port)"))

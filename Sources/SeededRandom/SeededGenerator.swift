@@ -1,6 +1,7 @@
 import Foundation
 
-/// A deterministic pseudo-random generator: xoshiro256** seeded through SplitMix64.
+/// A deterministic pseudo-random generator: xoshiro256** seeded through SplitMix64 (the fault-injection
+/// scenarios' draws, whose long period the per-call draws want).
 ///
 /// The same seed gives the same sequence on every run and machine (no system entropy, and
 /// the conversions to `Double` are the engine's own, not the standard library's, whose
@@ -15,7 +16,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var s3: UInt64
 
     public init(seed: UInt64) {
-        var mixer = SplitMix64(state: seed)
+        var mixer = SplitMix64(seed: seed)
         s0 = mixer.next()
         s1 = mixer.next()
         s2 = mixer.next()
@@ -49,18 +50,5 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     private static func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
         (x << k) | (x >> (64 - k))
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): expands one 64-bit seed into well-mixed state words.
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

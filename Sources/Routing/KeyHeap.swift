@@ -1,0 +1,51 @@
+/// The searches' binary min-heap of (Double key, Int32 state), lazy deletion (A*, Dijkstra of the travel matrices, both
+/// half-searches of a contraction-hierarchy query); pointer storage (no exclusivity checks on the hot path).
+final class KeyHeap {
+    var key: UnsafeMutablePointer<Double> = .allocate(capacity: 1)
+    var state: UnsafeMutablePointer<Int32> = .allocate(capacity: 1)
+    var count = 0
+    var capacity = 1
+    deinit { key.deallocate(); state.deallocate() }
+
+    @inline(__always) var minKey: Double { count > 0 ? key[0] : .infinity }
+
+    @inline(__always) func push(_ k: Double, _ s: Int32) {
+        if count == capacity {
+            let nc = capacity * 2 + 1024
+            let nk = UnsafeMutablePointer<Double>.allocate(capacity: nc)
+            let ns = UnsafeMutablePointer<Int32>.allocate(capacity: nc)
+            nk.update(from: key, count: count); ns.update(from: state, count: count)
+            key.deallocate(); state.deallocate()
+            key = nk; state = ns; capacity = nc
+        }
+        var i = count
+        count += 1
+        while i > 0 {
+            let p = (i - 1) >> 1
+            if key[p] <= k { break }
+            key[i] = key[p]; state[i] = state[p]
+            i = p
+        }
+        key[i] = k; state[i] = s
+    }
+
+    @inline(__always) func pop() -> (Double, Int32) {
+        let top = (key[0], state[0])
+        count -= 1
+        let n = count
+        if n > 0 {
+            let k = key[n], s = state[n]
+            var i = 0
+            while true {
+                var c = 2 * i + 1
+                if c >= n { break }
+                if c + 1 < n && key[c + 1] < key[c] { c += 1 }
+                if key[c] >= k { break }
+                key[i] = key[c]; state[i] = state[c]
+                i = c
+            }
+            key[i] = k; state[i] = s
+        }
+        return top
+    }
+}
