@@ -56,9 +56,9 @@ public final class Dashboard: Sendable {
             route(Self.endpointsPath) { _ in EndpointsEndpoint.respond() },
             route(Self.placePath) { [placeLookup] request in
                 guard let refid = request.query.first("refid"), !refid.isEmpty else {
-                    return Self.errorResponse("refid is required", status: 400)
+                    return HTTPResponse.simulatorError("refid is required", status: 400)
                 }
-                guard let placeLookup else { return Self.errorResponse("no place lookup in this server", status: 404) }
+                guard let placeLookup else { return HTTPResponse.simulatorError("no place lookup in this server", status: 404) }
                 var answer = placeLookup(refid)
                 answer.headers.set("Cache-Control", "no-store")
                 return answer
@@ -68,7 +68,7 @@ public final class Dashboard: Sendable {
 
     private func file(_ name: String, request: HTTPRequest) -> HTTPResponse {
         guard let asset = assets.files[name] else {
-            return Self.errorResponse("no dashboard file '\(name.prefix(100))'", status: 404)
+            return HTTPResponse.simulatorError("no dashboard file '\(name.prefix(100))'", status: 404)
         }
         var headers: HTTPHeaders = ["ETag": asset.etag, "Cache-Control": asset.cacheControl,
                                     "X-Content-Type-Options": "nosniff"]
@@ -85,9 +85,4 @@ public final class Dashboard: Sendable {
         return HTTPResponse(status: 200, headers: headers, body: asset.body)
     }
 
-    static func errorResponse(_ message: String, status: Int) -> HTTPResponse {
-        var response = HTTPResponse.json(Data(JSONSerializer.bytes(["error": .string(message)])), status: status)
-        response.headers.set("Cache-Control", "no-store")
-        return response
-    }
 }

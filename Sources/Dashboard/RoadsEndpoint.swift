@@ -36,7 +36,7 @@ struct RoadsEndpoint: Sendable {
                                                        "Cache-Control": "private, max-age=300"],
                                 body: Data(render(box: box, limit: limit)))
         } catch {
-            return Dashboard.errorResponse(error.message, status: 400)
+            return HTTPResponse.simulatorError(error.message, status: 400)
         }
     }
 

@@ -30,6 +30,14 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 
+    /// The one writer of the `{"error":"…"}` answers of the simulator's own pages and admin API
+    /// (`/__sim/*`: not VietMap's envelope), any `extra` members after it; never cached.
+    public static func simulatorError(_ message: String, status: Int, extra: [(String, JSONValue)] = []) -> HTTPResponse {
+        var response = json(Data(JSONSerializer.bytes(.object(JSONObject([("error", .string(message))] + extra)))), status: status)
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
     /// The one writer of the `{"code":"…","message":"…"}` bodies the transport answers itself (the
     /// server's 413 and 414, the proxy's refusals), any `extra` members after those two.
     public static func codeMessageBody(code: String, message: String, extra: [(String, JSONValue)] = []) -> [UInt8] {

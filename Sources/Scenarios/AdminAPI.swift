@@ -55,13 +55,13 @@ enum AdminAPI {
             case .notFound:
                 var path = String(request.path.dropFirst(prefix.count))
                 if path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-                return json(["error": .string("no admin endpoint \(prefix + path.prefix(100))")], status: 404)
+                return .simulatorError("no admin endpoint \(prefix + path.prefix(100))", status: 404)
             case .methodNotAllowed(let allowed):
-                var response = json(["error": .string("method \(request.method.prefix(10)) not allowed here")], status: 405)
+                var response = HTTPResponse.simulatorError("method \(request.method.prefix(10)) not allowed here", status: 405)
                 response.headers.set("Allow", allowed)
                 return response
             case .malformedQuery(let problem):
-                return json(["error": .string("malformed query: \(problem)")], status: 400)
+                return .simulatorError("malformed query: \(problem)", status: 400)
             }
         })
     }
@@ -175,7 +175,7 @@ enum AdminAPI {
             do throws(Failure) {
                 reply.send(try answer(request))
             } catch {
-                reply.send(json(["error": .string(error.message)], status: error.status))
+                reply.send(.simulatorError(error.message, status: error.status))
             }
         })
     }
@@ -221,8 +221,7 @@ enum AdminAPI {
                         status: created ? 201 : 200)
         } catch {
             if case .invalid(let issues) = error {
-                return json(.object(JSONObject([("error", .string("the scenario does not load")), ("errors", .array(issues.map(issueJSON)))])),
-                            status: 400)
+                return .simulatorError("the scenario does not load", status: 400, extra: [("errors", .array(issues.map(issueJSON)))])
             }
             throw Failure(status: error.status, message: error.description)
         }
@@ -266,7 +265,7 @@ enum AdminAPI {
 
     /// The answer to a request `AdminGuard` refused.
     static func refusal(_ refusal: AdminGuard.Refusal) -> HTTPResponse {
-        var response = json(["error": .string(refusal.message), "reason": .string(refusal.reason)], status: refusal.status)
+        var response = HTTPResponse.simulatorError(refusal.message, status: refusal.status, extra: [("reason", .string(refusal.reason))])
         if refusal.status == 401 { response.headers.set("WWW-Authenticate", "Bearer realm=\"vietmap-sim admin\"") }
         return response
     }
