@@ -33,12 +33,29 @@ public struct MapPath: Sendable, Equatable {
 
     /// Reads `path` (without the query; percent-decoded or raw). Nil when it is no map path.
     public init?(path: String) {
-        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes else { return nil }
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: Self.maxSegments,
-                                                   omittingEmptySubsequences: false).map { Substring($0) }
-        guard segments.count <= Self.maxSegments, !segments.contains(where: \.isEmpty) else { return nil }
+        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes,
+              let segments = Self.segments(path) else { return nil }
         guard let found = Self.read(segments) else { return nil }
         self = found
+    }
+
+    /// The `/`-separated segments after the leading `/`; nil when there are more than `maxSegments` or one is
+    /// empty. One pass over the bytes (every request's endpoint is read from its path, several times).
+    private static func segments(_ path: String) -> [Substring]? {
+        let utf8 = path.utf8
+        var segments: [Substring] = []
+        segments.reserveCapacity(maxSegments)
+        var start = utf8.index(after: utf8.startIndex)
+        var index = start
+        while true {
+            if index == utf8.endIndex || utf8[index] == UInt8(ascii: "/") {
+                guard index != start, segments.count < maxSegments else { return nil }
+                segments.append(Substring(utf8[start..<index]))
+                if index == utf8.endIndex { return segments }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
     }
 
     // MARK: Shapes
@@ -104,7 +121,7 @@ public struct MapPath: Sendable, Equatable {
             guard s.count == 6 else { return nil }
             switch s[2] {
             case "st": return raster(.satellite, s[3], s[4], s[5])
-            case "tf": return s[5].hasSuffix(".pbf") ? vector(dataset: "tf", s[3], s[4], s[5]) : raster(.traffic, s[3], s[4], s[5])
+            case "tf": return s[5].hasASCIISuffix(".pbf") ? vector(dataset: "tf", s[3], s[4], s[5]) : raster(.traffic, s[3], s[4], s[5])
             default:
                 guard let look = MapLook(rawValue: String(s[2])) else { return unknownLook(.rasterTile, s[2]) }
                 return raster(.look(look), s[3], s[4], s[5])
@@ -145,14 +162,14 @@ public struct MapPath: Sendable, Equatable {
 
     private static func vector(dataset: Substring, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasSuffix(".pbf") { y = y.dropLast(4) }
+        if y.hasASCIISuffix(".pbf") { y = y.dropLast(4) }
         let request = tile(z, x, y).map { MapRequest.vectorTile(MapRequest.VectorTile(dataset: String(dataset), tile: $0)) }
         return MapPath(endpoint: .vectorTile, request: request)
     }
 
     private static func raster(_ layer: MapRequest.RasterTile.Layer, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasSuffix(".png") { y = y.dropLast(4) }
+        if y.hasASCIISuffix(".png") { y = y.dropLast(4) }
         var scale = 1
         if let at = y.lastIndex(of: "@") {
             let suffix = y[y.index(after: at)...]
@@ -196,7 +213,7 @@ public struct MapPath: Sendable, Equatable {
     }
 
     private static func glyphs(_ stack: Substring, _ rangeSegment: Substring) -> MapPath {
-        let range = rangeSegment.hasSuffix(".pbf") ? rangeSegment.dropLast(4) : rangeSegment
+        let range = rangeSegment.hasASCIISuffix(".pbf") ? rangeSegment.dropLast(4) : rangeSegment
         let bounds = range.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
         guard bounds.count == 2, let first = number(bounds[0], digits: 5), let last = number(bounds[1], digits: 5),
               first % 256 == 0, last == first + 255, last <= 65_535 else {
@@ -208,13 +225,13 @@ public struct MapPath: Sendable, Equatable {
     }
 
     private static func isSpriteFile(_ file: Substring) -> Bool {
-        file.hasPrefix("sprite") && (file.hasSuffix(".json") || file.hasSuffix(".png"))
+        file.hasASCIIPrefix("sprite") && (file.hasASCIISuffix(".json") || file.hasASCIISuffix(".png"))
     }
 
     /// `sprite[@Nx].{json,png}`; nil for another file name (no map path), an error for a scale but 1 or 2.
     private static func sprite(look: MapLook?, file: Substring) -> MapPath? {
         guard isSpriteFile(file) else { return nil }
-        let format: MapRequest.Sprite.Format = file.hasSuffix(".json") ? .json : .png
+        let format: MapRequest.Sprite.Format = file.hasASCIISuffix(".json") ? .json : .png
         let variant = file.dropFirst("sprite".count).dropLast(format == .json ? 5 : 4)
         let scale: Int
         switch variant {
@@ -226,5 +243,29 @@ public struct MapPath: Sendable, Equatable {
                 "sprite scale '\(variant.prefix(20))' is not served; use sprite or sprite@2x")))
         }
         return MapPath(endpoint: .sprite, request: .success(.sprite(MapRequest.Sprite(look: look, scale: scale, format: format))))
+    }
+}
+
+extension Substring {
+    /// `hasSuffix(suffix)` for an ASCII `suffix`, comparing bytes: `Substring.hasSuffix` takes a generic path that
+    /// cost more than the rest of reading a tile path. The same answer: when the byte before the suffix is ASCII
+    /// (or there is none), a character boundary lies there; otherwise the Unicode comparison decides.
+    fileprivate func hasASCIISuffix(_ suffix: StaticString) -> Bool {
+        let bytes = utf8, count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = bytes.index(bytes.endIndex, offsetBy: -count)
+        let same = suffix.withUTF8Buffer { bytes[start...].elementsEqual($0) }
+        guard same, start != bytes.startIndex, bytes[bytes.index(before: start)] >= 0x80 else { return same }
+        return hasSuffix(String(decoding: UnsafeBufferPointer(start: suffix.utf8Start, count: count), as: UTF8.self))
+    }
+
+    /// `hasPrefix(prefix)` for an ASCII `prefix`, comparing bytes (see `hasASCIISuffix`).
+    fileprivate func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
+        let bytes = utf8, count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let end = bytes.index(bytes.startIndex, offsetBy: count)
+        let same = prefix.withUTF8Buffer { bytes[..<end].elementsEqual($0) }
+        guard same, end != bytes.endIndex, bytes[end] >= 0x80 else { return same }
+        return hasPrefix(String(decoding: UnsafeBufferPointer(start: prefix.utf8Start, count: count), as: UTF8.self))
     }
 }
