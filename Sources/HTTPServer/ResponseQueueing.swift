@@ -46,8 +46,9 @@ func queue(_ response: HTTPResponse, for context: RequestContext) -> MHD_Result 
     defer { MHD_destroy_response(mhdResponse) }
 
     for (name, value) in response.headers.fields where !HTTPHeaders.sameName(name, "Content-Length") {
-        // MHD refuses malformed fields (e.g. containing CR/LF); they are dropped.
-        _ = MHD_add_response_header(mhdResponse, name, value)
+        // MHD refuses malformed fields (e.g. containing CR/LF); they are dropped. `withCString` lends a native
+        // string's own bytes (the implicit conversion made a copy of each).
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(mhdResponse, name, value) } }
     }
     if context.core.isDraining {
         // Shutting down: finish this request, then close instead of waiting for another.

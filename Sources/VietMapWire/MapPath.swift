@@ -39,12 +39,47 @@ public struct MapPath: Sendable, Equatable {
         self = found
     }
 
+    /// Whether `path` has the shape of a V1/V2 vector tile, `/api/maps/data/{dataset}/{z}/{x}/{y}[.pbf]` (seven
+    /// segments, none empty): `init(path:)` then always names `.vectorTile`, whatever the values. Read from the bytes
+    /// without making segments: a tile request's endpoint is asked several times (front door, scenarios, cost), and
+    /// the whole reading is left to the map endpoint. The words are ASCII, so comparing bytes is exact.
+    static func hasVectorTileShape(_ path: String) -> Bool {
+        let prefix: StaticString = "/api/maps/data/"
+        let prefixCount = prefix.utf8CodeUnitCount
+        let utf8 = path.utf8
+        guard utf8.count > prefixCount, utf8.count <= maxPathBytes else { return false }
+        return utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard prefix.withUTF8Buffer({ bytes.starts(with: $0) }) else { return false }
+            var slashes = 0, previous = prefixCount - 1
+            for index in prefixCount..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+                guard index != previous + 1 else { return false }
+                slashes += 1
+                previous = index
+            }
+            return slashes == 3 && previous != bytes.count - 1
+        } ?? false
+    }
+
     /// The `/`-separated segments after the leading `/`; nil when there are more than `maxSegments` or one is
     /// empty. One pass over the bytes (every request's endpoint is read from its path, several times).
     private static func segments(_ path: String) -> [Substring]? {
         let utf8 = path.utf8
+        // Slashes found in the contiguous bytes; the segments made from String indices at their offsets (O(1) in a
+        // native string). A string without contiguous bytes (bridged) is walked index by index.
+        let fast = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+            var segments: [Substring] = []
+            segments.reserveCapacity(maxSegments)
+            var start = 1
+            for end in 1...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                guard end != start, segments.count < maxSegments else { return nil }
+                let lower = utf8.index(utf8.startIndex, offsetBy: start)
+                segments.append(Substring(utf8[lower..<utf8.index(lower, offsetBy: end - start)]))
+                start = end + 1
+            }
+            return segments
+        }
+        if let fast { return fast }
         var segments: [Substring] = []
-        segments.reserveCapacity(maxSegments)
         var start = utf8.index(after: utf8.startIndex)
         var index = start
         while true {
@@ -162,14 +197,14 @@ public struct MapPath: Sendable, Equatable {
 
     private static func vector(dataset: Substring, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasASCIISuffix(".pbf") { y = y.dropLast(4) }
+        if let base = y.droppingASCIISuffix(".pbf") { y = base }
         let request = tile(z, x, y).map { MapRequest.vectorTile(MapRequest.VectorTile(dataset: String(dataset), tile: $0)) }
         return MapPath(endpoint: .vectorTile, request: request)
     }
 
     private static func raster(_ layer: MapRequest.RasterTile.Layer, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasASCIISuffix(".png") { y = y.dropLast(4) }
+        if let base = y.droppingASCIISuffix(".png") { y = base }
         var scale = 1
         if let at = y.lastIndex(of: "@") {
             let suffix = y[y.index(after: at)...]
@@ -213,7 +248,7 @@ public struct MapPath: Sendable, Equatable {
     }
 
     private static func glyphs(_ stack: Substring, _ rangeSegment: Substring) -> MapPath {
-        let range = rangeSegment.hasASCIISuffix(".pbf") ? rangeSegment.dropLast(4) : rangeSegment
+        let range = rangeSegment.droppingASCIISuffix(".pbf") ?? rangeSegment
         let bounds = range.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
         guard bounds.count == 2, let first = number(bounds[0], digits: 5), let last = number(bounds[1], digits: 5),
               first % 256 == 0, last == first + 255, last <= 65_535 else {
@@ -257,6 +292,16 @@ extension Substring {
         let same = suffix.withUTF8Buffer { bytes[start...].elementsEqual($0) }
         guard same, start != bytes.startIndex, bytes[bytes.index(before: start)] >= 0x80 else { return same }
         return hasSuffix(String(decoding: UnsafeBufferPointer(start: suffix.utf8Start, count: count), as: UTF8.self))
+    }
+
+    /// What is left of the text before an ASCII `suffix` it ends with (`dropLast` of its characters), nil when it
+    /// does not end with it. Cut at the byte offset when the byte before is ASCII (a character boundary).
+    fileprivate func droppingASCIISuffix(_ suffix: StaticString) -> Substring? {
+        guard hasASCIISuffix(suffix) else { return nil }
+        let bytes = utf8, count = suffix.utf8CodeUnitCount
+        let start = bytes.index(bytes.endIndex, offsetBy: -count)
+        guard start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 else { return dropLast(count) }
+        return Substring(bytes[..<start])
     }
 
     /// `hasPrefix(prefix)` for an ASCII `prefix`, comparing bytes (see `hasASCIISuffix`).
