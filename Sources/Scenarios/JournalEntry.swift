@@ -60,18 +60,25 @@ public struct JournalEntry: Sendable {
         let bytes: [UInt8]
 
         init(_ items: [QueryItem]) {
+            // One allocation, sized first (every request is journaled).
+            var size = 0
+            for item in items { size += item.name.utf8.count + item.value.utf8.count + 4 }
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(size)
             for item in items {
-                for text in [item.name, item.value] {
-                    var length = text.utf8.count
-                    repeat {
-                        bytes.append(UInt8(length & 0x7F) | (length > 0x7F ? 0x80 : 0))
-                        length >>= 7
-                    } while length > 0
-                    bytes += text.utf8
-                }
+                Self.append(item.name, to: &bytes)
+                Self.append(item.value, to: &bytes)
             }
             self.bytes = bytes
+        }
+
+        private static func append(_ text: String, to bytes: inout [UInt8]) {
+            var length = text.utf8.count
+            repeat {
+                bytes.append(UInt8(length & 0x7F) | (length > 0x7F ? 0x80 : 0))
+                length >>= 7
+            } while length > 0
+            bytes.append(contentsOf: text.utf8)
         }
 
         var items: [QueryItem] {

@@ -51,24 +51,29 @@ struct MapEndpoints: Sendable {
         case .failure(let error):
             return APIResponses.error(error, for: endpoint)
         case .success(let mapRequest):
-            let urls = MapURLs(base: MapBaseURL.of(request, listening: listening), key: FrontDoor.presentedKey(request))
             do throws(APIError) {
-                return try produce(mapRequest, urls: urls, request: request)
+                return try produce(mapRequest, request: request)
             } catch {
                 return APIResponses.error(error, for: endpoint)
             }
         }
     }
 
-    /// The resource `mapRequest` names, its inner URLs built by `urls`.
-    private func produce(_ mapRequest: MapRequest, urls: MapURLs, request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    /// The inner URLs of a style or TileJSON made for `request` (its `Host` and key).
+    private func urls(for request: HTTPRequest) -> MapURLs {
+        MapURLs(base: MapBaseURL.of(request, listening: listening), key: FrontDoor.presentedKey(request))
+    }
+
+    /// The resource `mapRequest` names (styles and TileJSON with inner URLs for `request`).
+    private func produce(_ mapRequest: MapRequest, request: HTTPRequest) throws(APIError) -> HTTPResponse {
         switch mapRequest {
         case .style(let style):
-            let document = MapStyleDocument.style(flavour: style.flavour, look: style.look, urls: try styleURLs(urls, look: style.look),
-                                                  extent: content.extent)
+            let document = MapStyleDocument.style(flavour: style.flavour, look: style.look,
+                                                  urls: try styleURLs(urls(for: request), look: style.look), extent: content.extent)
             return Self.uncachedJSON(document)
         case .tileJSON(.look(let look)):
-            return Self.uncachedJSON(MapTileJSON.document(look: look, rasterTemplate: urls.rasterTiles(look: look), extent: content.extent))
+            return Self.uncachedJSON(MapTileJSON.document(look: look, rasterTemplate: urls(for: request).rasterTiles(look: look),
+                                                          extent: content.extent))
         case .tileJSON(.terrain):
             throw .notFound("the simulator has no terrain (raster-dem) data")
         case .vectorTile(let vector):
@@ -224,6 +229,7 @@ struct MapEndpoints: Sendable {
     /// A coding named explicitly takes precedence over `*` (RFC 9110 §12.5.3): `gzip;q=0, *` refuses gzip.
     static func acceptsGzip(_ request: HTTPRequest) -> Bool {
         guard let accept = request.headers["Accept-Encoding"] else { return false }
+        if let plain = plainCodingsAcceptGzip(accept) { return plain }
         var gzip: Bool?, any: Bool?
         for item in accept.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -238,5 +244,45 @@ struct MapEndpoints: Sendable {
             }
         }
         return gzip ?? any ?? false
+    }
+
+    /// `acceptsGzip` for the usual header, ASCII codings without parameters (`gzip, deflate, br`), read from its
+    /// bytes without Foundation (the general reading cost more than the rest of a cached tile's answer); nil for any
+    /// other value (a `;`, a byte beyond ASCII), which the general reading decides.
+    private static func plainCodingsAcceptGzip(_ accept: String) -> Bool? {
+        var gzip = false, any = false
+        let plain = accept.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ",") {
+                    if bytes[end] >= 0x80 || bytes[end] == UInt8(ascii: ";") { return false }
+                    end += 1
+                }
+                var first = start, last = end  // the item without surrounding spaces and tabs
+                while first < last, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+                while last > first, bytes[last - 1] == UInt8(ascii: " ") || bytes[last - 1] == UInt8(ascii: "\t") { last -= 1 }
+                let item = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                if Self.equalsIgnoringASCIICase(item, "gzip") || Self.equalsIgnoringASCIICase(item, "x-gzip") {
+                    gzip = true
+                } else if item.count == 1, item[0] == UInt8(ascii: "*") {
+                    any = true
+                }
+                start = end + 1
+            }
+            return true
+        }
+        // nil also for a string without contiguous bytes (bridged; the server's headers never are).
+        return plain == true ? (gzip || any) : nil
+    }
+
+    private static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { letters in
+            zip(bytes, letters).allSatisfy { pair in
+                let lower = pair.0 >= UInt8(ascii: "A") && pair.0 <= UInt8(ascii: "Z") ? pair.0 | 0x20 : pair.0
+                return lower == pair.1
+            }
+        }
     }
 }

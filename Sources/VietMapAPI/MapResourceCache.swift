@@ -37,10 +37,11 @@ final class MapResourceCache: @unchecked Sendable {
 
     func entry(_ key: String) -> Entry? {
         lock.lock(); defer { lock.unlock() }
-        guard let found = entries[key] else { return nil }
+        // One hash lookup: the entry's tick is updated in place.
+        guard let index = entries.index(forKey: key) else { return nil }
         tick += 1
-        entries[key] = (found.entry, tick)
-        return found.entry
+        entries.values[index].tick = tick
+        return entries.values[index].entry
     }
 
     /// The cached entry for `key`, or `make()`'s, stored when it fits the budget.

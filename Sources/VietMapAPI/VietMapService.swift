@@ -76,13 +76,16 @@ public final class VietMapService: HTTPResponder {
                                                           maxSnapDistanceMeters: snapDistance))
     }
 
-    /// 2 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
-    /// off, e.g. to measure the search itself).
+    /// 8 MiB, or `VIETMAP_SIM_RESPONSE_CACHE_KB` KiB from the environment (0 turns the cache
+    /// off, e.g. to measure the search itself). Sized for typing: an autocomplete answer is about
+    /// 6 KB, and the younger half of the cache (`ResponseCache`) must hold what users type again
+    /// (the bench's corpus, 285 prefixes, is 1.7 MB): with 2 MiB it cycled through the cache and
+    /// missed almost every time.
     public static var defaultResponseCacheBytes: Int {
         if let text = ProcessInfo.processInfo.environment["VIETMAP_SIM_RESPONSE_CACHE_KB"], let kib = Int(text), kib >= 0 {
             return min(kib, 1 << 20) * 1024
         }
-        return 2 << 20
+        return 8 << 20
     }
 
     /// Opens the dataset at `databasePath`: places for search, the road graph into memory.

@@ -131,7 +131,9 @@ public enum APIEndpoint: String, Sendable, CaseIterable, Codable, Hashable {
             self = .directionsV5
             return
         }
-        // Map resources: recognised by their shape, even when their values are bad (a 400 later).
+        // Map resources: recognised by their shape, even when their values are bad (a 400 later). A vector tile's
+        // shape is told apart first, without reading the whole path (the most frequent map request).
+        if MapPath.hasVectorTileShape(path) { self = .vectorTile; return }
         guard let map = MapPath(path: path) else { return nil }
         self = map.endpoint
     }

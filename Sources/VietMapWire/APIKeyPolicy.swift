@@ -42,5 +42,8 @@ public struct APIKeyPolicy: Sendable, Hashable {
     public static let keyParameterNames: Set<String> = ["apikey", "apiKey"]
 
     /// Whether a query parameter named `name` carries a key (for reading and redacting it).
-    public static func isKeyParameter(_ name: String) -> Bool { keyParameterNames.contains(name) }
+    public static func isKeyParameter(_ name: String) -> Bool {
+        // `keyParameterNames`, compared without hashing (every query parameter of every request is asked).
+        name == "apikey" || name == "apiKey"
+    }
 }

@@ -33,12 +33,64 @@ public struct MapPath: Sendable, Equatable {
 
     /// Reads `path` (without the query; percent-decoded or raw). Nil when it is no map path.
     public init?(path: String) {
-        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes else { return nil }
-        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), maxSplits: Self.maxSegments,
-                                                   omittingEmptySubsequences: false).map { Substring($0) }
-        guard segments.count <= Self.maxSegments, !segments.contains(where: \.isEmpty) else { return nil }
+        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= Self.maxPathBytes,
+              let segments = Self.segments(path) else { return nil }
         guard let found = Self.read(segments) else { return nil }
         self = found
+    }
+
+    /// Whether `path` has the shape of a V1/V2 vector tile, `/api/maps/data/{dataset}/{z}/{x}/{y}[.pbf]` (seven
+    /// segments, none empty): `init(path:)` then always names `.vectorTile`, whatever the values. Read from the bytes
+    /// without making segments: a tile request's endpoint is asked several times (front door, scenarios, cost), and
+    /// the whole reading is left to the map endpoint. The words are ASCII, so comparing bytes is exact.
+    static func hasVectorTileShape(_ path: String) -> Bool {
+        let prefix: StaticString = "/api/maps/data/"
+        let prefixCount = prefix.utf8CodeUnitCount
+        let utf8 = path.utf8
+        guard utf8.count > prefixCount, utf8.count <= maxPathBytes else { return false }
+        return utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard prefix.withUTF8Buffer({ bytes.starts(with: $0) }) else { return false }
+            var slashes = 0, previous = prefixCount - 1
+            for index in prefixCount..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+                guard index != previous + 1 else { return false }
+                slashes += 1
+                previous = index
+            }
+            return slashes == 3 && previous != bytes.count - 1
+        } ?? false
+    }
+
+    /// The `/`-separated segments after the leading `/`; nil when there are more than `maxSegments` or one is
+    /// empty. One pass over the bytes (every request's endpoint is read from its path, several times).
+    private static func segments(_ path: String) -> [Substring]? {
+        let utf8 = path.utf8
+        // Slashes found in the contiguous bytes; the segments made from String indices at their offsets (O(1) in a
+        // native string). A string without contiguous bytes (bridged) is walked index by index.
+        let fast = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+            var segments: [Substring] = []
+            segments.reserveCapacity(maxSegments)
+            var start = 1
+            for end in 1...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+                guard end != start, segments.count < maxSegments else { return nil }
+                let lower = utf8.index(utf8.startIndex, offsetBy: start)
+                segments.append(Substring(utf8[lower..<utf8.index(lower, offsetBy: end - start)]))
+                start = end + 1
+            }
+            return segments
+        }
+        if let fast { return fast }
+        var segments: [Substring] = []
+        var start = utf8.index(after: utf8.startIndex)
+        var index = start
+        while true {
+            if index == utf8.endIndex || utf8[index] == UInt8(ascii: "/") {
+                guard index != start, segments.count < maxSegments else { return nil }
+                segments.append(Substring(utf8[start..<index]))
+                if index == utf8.endIndex { return segments }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
     }
 
     // MARK: Shapes
@@ -104,7 +156,7 @@ public struct MapPath: Sendable, Equatable {
             guard s.count == 6 else { return nil }
             switch s[2] {
             case "st": return raster(.satellite, s[3], s[4], s[5])
-            case "tf": return s[5].hasSuffix(".pbf") ? vector(dataset: "tf", s[3], s[4], s[5]) : raster(.traffic, s[3], s[4], s[5])
+            case "tf": return s[5].hasASCIISuffix(".pbf") ? vector(dataset: "tf", s[3], s[4], s[5]) : raster(.traffic, s[3], s[4], s[5])
             default:
                 guard let look = MapLook(rawValue: String(s[2])) else { return unknownLook(.rasterTile, s[2]) }
                 return raster(.look(look), s[3], s[4], s[5])
@@ -145,14 +197,14 @@ public struct MapPath: Sendable, Equatable {
 
     private static func vector(dataset: Substring, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasSuffix(".pbf") { y = y.dropLast(4) }
+        if let base = y.droppingASCIISuffix(".pbf") { y = base }
         let request = tile(z, x, y).map { MapRequest.vectorTile(MapRequest.VectorTile(dataset: String(dataset), tile: $0)) }
         return MapPath(endpoint: .vectorTile, request: request)
     }
 
     private static func raster(_ layer: MapRequest.RasterTile.Layer, _ z: Substring, _ x: Substring, _ y: Substring) -> MapPath {
         var y = y
-        if y.hasSuffix(".png") { y = y.dropLast(4) }
+        if let base = y.droppingASCIISuffix(".png") { y = base }
         var scale = 1
         if let at = y.lastIndex(of: "@") {
             let suffix = y[y.index(after: at)...]
@@ -196,7 +248,7 @@ public struct MapPath: Sendable, Equatable {
     }
 
     private static func glyphs(_ stack: Substring, _ rangeSegment: Substring) -> MapPath {
-        let range = rangeSegment.hasSuffix(".pbf") ? rangeSegment.dropLast(4) : rangeSegment
+        let range = rangeSegment.droppingASCIISuffix(".pbf") ?? rangeSegment
         let bounds = range.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
         guard bounds.count == 2, let first = number(bounds[0], digits: 5), let last = number(bounds[1], digits: 5),
               first % 256 == 0, last == first + 255, last <= 65_535 else {
@@ -208,13 +260,13 @@ public struct MapPath: Sendable, Equatable {
     }
 
     private static func isSpriteFile(_ file: Substring) -> Bool {
-        file.hasPrefix("sprite") && (file.hasSuffix(".json") || file.hasSuffix(".png"))
+        file.hasASCIIPrefix("sprite") && (file.hasASCIISuffix(".json") || file.hasASCIISuffix(".png"))
     }
 
     /// `sprite[@Nx].{json,png}`; nil for another file name (no map path), an error for a scale but 1 or 2.
     private static func sprite(look: MapLook?, file: Substring) -> MapPath? {
         guard isSpriteFile(file) else { return nil }
-        let format: MapRequest.Sprite.Format = file.hasSuffix(".json") ? .json : .png
+        let format: MapRequest.Sprite.Format = file.hasASCIISuffix(".json") ? .json : .png
         let variant = file.dropFirst("sprite".count).dropLast(format == .json ? 5 : 4)
         let scale: Int
         switch variant {
@@ -226,5 +278,39 @@ public struct MapPath: Sendable, Equatable {
                 "sprite scale '\(variant.prefix(20))' is not served; use sprite or sprite@2x")))
         }
         return MapPath(endpoint: .sprite, request: .success(.sprite(MapRequest.Sprite(look: look, scale: scale, format: format))))
+    }
+}
+
+extension Substring {
+    /// `hasSuffix(suffix)` for an ASCII `suffix`, comparing bytes: `Substring.hasSuffix` takes a generic path that
+    /// cost more than the rest of reading a tile path. The same answer: when the byte before the suffix is ASCII
+    /// (or there is none), a character boundary lies there; otherwise the Unicode comparison decides.
+    fileprivate func hasASCIISuffix(_ suffix: StaticString) -> Bool {
+        let bytes = utf8, count = suffix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = bytes.index(bytes.endIndex, offsetBy: -count)
+        let same = suffix.withUTF8Buffer { bytes[start...].elementsEqual($0) }
+        guard same, start != bytes.startIndex, bytes[bytes.index(before: start)] >= 0x80 else { return same }
+        return hasSuffix(String(decoding: UnsafeBufferPointer(start: suffix.utf8Start, count: count), as: UTF8.self))
+    }
+
+    /// What is left of the text before an ASCII `suffix` it ends with (`dropLast` of its characters), nil when it
+    /// does not end with it. Cut at the byte offset when the byte before is ASCII (a character boundary).
+    fileprivate func droppingASCIISuffix(_ suffix: StaticString) -> Substring? {
+        guard hasASCIISuffix(suffix) else { return nil }
+        let bytes = utf8, count = suffix.utf8CodeUnitCount
+        let start = bytes.index(bytes.endIndex, offsetBy: -count)
+        guard start == bytes.startIndex || bytes[bytes.index(before: start)] < 0x80 else { return dropLast(count) }
+        return Substring(bytes[..<start])
+    }
+
+    /// `hasPrefix(prefix)` for an ASCII `prefix`, comparing bytes (see `hasASCIISuffix`).
+    fileprivate func hasASCIIPrefix(_ prefix: StaticString) -> Bool {
+        let bytes = utf8, count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let end = bytes.index(bytes.startIndex, offsetBy: count)
+        let same = prefix.withUTF8Buffer { bytes[..<end].elementsEqual($0) }
+        guard same, end != bytes.endIndex, bytes[end] >= 0x80 else { return same }
+        return hasPrefix(String(decoding: UnsafeBufferPointer(start: prefix.utf8Start, count: count), as: UTF8.self))
     }
 }

@@ -62,7 +62,7 @@ public enum RequestCost: Sendable, Equatable {
             guard let text = query.first(.text) else { return .light }
             let characters = text.unicodeScalars.count
             if characters > lightTextCharacters { return .heavy("a text of \(characters) characters") }
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0.isWhitespace }).count
+            let words = wordCount(text)
             return words > lightTextWords ? .heavy("a text of \(words) words") : .light
         case .route:
             let points = query.count(.point)
@@ -86,6 +86,28 @@ public enum RequestCost: Sendable, Equatable {
             if points > lightTourPoints { return .heavy("a tour of \(points) points") }
             return query.bypassesHierarchy(avoid: .avoid).map { .heavy("a tour avoiding \($0)") } ?? .light
         }
+    }
+
+    /// The words of `text`: runs between spaces, commas and other whitespace. Counted without splitting (this runs for
+    /// every keystroke); an ASCII text by its bytes, where each byte is a character.
+    static func wordCount(_ text: String) -> Int {
+        var words = 0
+        var inWord = false
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in text.utf8 {
+                // ASCII whitespace (Character.isWhitespace): tab, LF, VT, FF, CR, space.
+                let separator = byte == UInt8(ascii: ",") || byte == UInt8(ascii: " ") || (byte >= 0x09 && byte <= 0x0D)
+                if !separator, !inWord { words += 1 }
+                inWord = !separator
+            }
+            return words
+        }
+        for character in text {
+            let separator = character == " " || character == "," || character.isWhitespace
+            if !separator, !inWord { words += 1 }
+            inWord = !separator
+        }
+        return words
     }
 
     /// The query read as the endpoints read it: documented name or alias, empty values absent.

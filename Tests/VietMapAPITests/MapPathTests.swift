@@ -125,6 +125,26 @@ final class MapPathTests: XCTestCase {
         XCTAssertEqual(APIEndpoint(path: "/api/place/v4"), .place, "fixed paths are found as before")
     }
 
+    /// `APIEndpoint(path:)` tells a vector tile by its shape from the bytes, and the reading compares ASCII suffixes by
+    /// bytes: both must agree with the whole reading, non-ASCII neighbours included (a combining mark after `.pbf`, a
+    /// prepended mark before it, an empty or extra segment, the length limit).
+    func testShortcutsAgreeWithTheWholeReading() {
+        let paths = ["/api/maps/data/x/1/0/0.pbf", "/api/maps/data/x/1/0/0", "/api/maps/data/x/1/0/0.pbf\u{301}",
+                     "/api/maps/data/x/1/0/0\u{600}.pbf", "/api/maps/data/ư/1/0/0.pbf", "/api/maps/data/x/1/0/", "/api/maps/data/x/1//0",
+                     "/api/maps/data//1/0/0", "/api/maps/data/x/1/0/0/", "/api/maps/data/x/1/0/0/9", "/api/maps/data/x/1/0",
+                     "/api/maps/data/", "/api/maps/datax/1/0/0", "/api/maps/data/" + String(repeating: "d", count: MapPath.maxPathBytes) + "/1/0/0",
+                     "/api/tm/1/0/0@2x.png", "/api/tm/1/0/0\u{600}.png", "/api/tm/1/0/0.png\u{301}", "/mt/fonts/Roboto/0-255.pbf",
+                     "/mt/fonts/Roboto/0-255\u{600}.pbf", "/mt/styles/tm/sprite@2x.json", "/mt/styles/tm/sprite\u{301}.json",
+                     "/mt/styles/tm/sprite.json\u{301}", "/maps/tiles/tf/1/0/0.pbf", "/maps/tiles/tf/1/0/0\u{600}.pbf"]
+        for path in paths {
+            XCTAssertEqual(APIEndpoint(path: path), MapPath(path: path)?.endpoint, path)
+        }
+        // A prepended mark joins the `.` of `.pbf` into one character: no suffix, the number fails as the whole segment.
+        guard case .failure(let error)? = MapPath(path: "/api/maps/data/x/1/0/0\u{600}.pbf")?.request else { return XCTFail("no failure") }
+        XCTAssertTrue(error.message.contains("0\u{600}.pbf"), error.message)
+        XCTAssertEqual(parsed("/maps/tiles/tf/3/1/2.pbf"), .vectorTile(MapRequest.VectorTile(dataset: "tf", tile: tile(3, 1, 2))))
+    }
+
     func testPathParametersForScenarioRules() {
         let request = parsed("/api/tm/12/3261/1924@2x.png")
         XCTAssertEqual(request?.pathParameters.map { "\($0.name)=\($0.value)" }, ["look=tm", "z=12", "x=3261", "y=1924", "scale=2"])
