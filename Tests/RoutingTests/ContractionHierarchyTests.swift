@@ -41,6 +41,18 @@ final class ContractionHierarchyTests: XCTestCase {
         graph.attaching(Vehicle.allCases.map { ContractionHierarchy.build(graph, vehicle: $0) })
     }
 
+    nonisolated(unsafe) private static var q1q3Cached: (plain: RoadGraph, contracted: RoadGraph)?
+
+    /// The Q1/Q3 graph (``RealDataTests/load()``) and the same graph with a hierarchy per vehicle,
+    /// contracted once per process (seconds in a debug build) for every test that compares them.
+    static func q1q3() throws -> (plain: RoadGraph, contracted: RoadGraph) {
+        if let q1q3Cached { return q1q3Cached }
+        let (_, graph) = try RealDataTests.load()
+        let result = (graph, hierarchies(graph))
+        q1q3Cached = result
+        return result
+    }
+
     /// A random point near a random node (so many snaps fall inside edges).
     static func randomSnap(_ graph: RoadGraph, _ vehicle: Vehicle, _ rng: inout SeededRNG) -> Snap? {
         let node = Int.random(in: 0..<graph.nodeCount, using: &rng)
@@ -54,8 +66,7 @@ final class ContractionHierarchyTests: XCTestCase {
     }
 
     func testQ1Q3AllVehiclesMatchAStar() throws {
-        let (_, graph) = try RealDataTests.load()
-        let ch = Self.hierarchies(graph)
+        let (graph, ch) = try Self.q1q3()
         let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
         var rng = SeededRNG(seed: 21)
         for vehicle in Vehicle.allCases {
@@ -171,8 +182,7 @@ final class ContractionHierarchyTests: XCTestCase {
     }
 
     func testRoutesMatrixOptionsAndStorage() throws {
-        let (_, graph) = try RealDataTests.load()
-        let ch = Self.hierarchies(graph)
+        let (graph, ch) = try Self.q1q3()
         var rng = SeededRNG(seed: 5)
         // Multi-leg routes: identical Route values but for settled counts.
         var legs = 0
