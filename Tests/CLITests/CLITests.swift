@@ -145,13 +145,35 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("x.har: not a HAR file"), bad.stderr)
     }
 
+    /// `import --progress` of the Hoàn Kiếm extract alone (the embedded units added), run once for
+    /// the two tests that read what it printed and wrote; the folder holding its dataset is removed
+    /// when the test bundle finishes.
+    private static let hoanKiemImport: Result<(outcome: CLIRunner.Outcome, dataset: URL), any Error> = Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        XCTestObservationCenter.shared.addTestObserver(FolderRemoval(folder: dir))
+        guard let osm = DefaultData.inputFiles.first(where: { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" }),
+              let binary = CLIRunner.executable(besideBundleOf: CLITests.self) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no Hoàn Kiếm extract or no vietmap-sim binary"])
+        }
+        let out = dir.appendingPathComponent("hoankiem.sqlite")
+        return (try CLIRunner.run(binary, ["import", "--progress", "--out", out.path, osm.path]), out)
+    }
+
+    /// Removes a folder when the test bundle finishes.
+    private final class FolderRemoval: NSObject, XCTestObservation, @unchecked Sendable {
+        // @unchecked: immutable after init.
+        let folder: URL
+        init(folder: URL) { self.folder = folder }
+        func testBundleDidFinish(_ testBundle: Bundle) { try? FileManager.default.removeItem(at: folder) }
+    }
+
     func testAnOSMExtractAloneIsImportedWithTheEmbeddedUnits() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
-        let out = dir.appendingPathComponent("hoankiem.sqlite")
-        let outcome = try run(["import", "--out", out.path, osm.path])
+        let (outcome, out) = try Self.hoanKiemImport.get()
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stdout.contains("note: no administrative-unit files among the inputs: using the embedded ones"), outcome.stdout)
         let db = try Database(path: out.path, mode: .readOnly)
@@ -174,7 +196,7 @@ final class CLITests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
-        let shown = try run(["import", "--progress", "--out", dir.appendingPathComponent("a.sqlite").path, osm.path])
+        let shown = try Self.hoanKiemImport.get().outcome
         XCTAssertEqual(shown.status, 0, shown.stderr)
         let steps = shown.stderr.split(separator: "\n")
         XCTAssertGreaterThan(steps.count, 5, shown.stderr)
@@ -189,7 +211,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(stopped.status, 1, stopped.stderr)
         XCTAssertEqual(stopped.stderr.split(separator: "\n").count, 1, stopped.stderr)
         XCTAssertTrue(stopped.stderr.hasPrefix("vietmap-sim: import stopped: the machine has "), stopped.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["a.sqlite"], "no partial output")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no partial output")
     }
 
     func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {

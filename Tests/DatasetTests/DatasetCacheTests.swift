@@ -24,6 +24,13 @@ final class DatasetCacheTests: XCTestCase {
         try Data("old, served".utf8).write(to: inUse)
         let lease = try DatasetLease(path: inUse.path)
 
+        // The independent build of the stability check below runs meanwhile (another file, no cache).
+        let independent = try SharedDataset.scratch("independent").appendingPathComponent("small.sqlite")
+        let independentBuild = ResultBox()
+        let independentDone = DispatchGroup()
+        DispatchQueue.global().async(group: independentDone) {
+            independentBuild.set(0, Result { (independent, try DatasetBuilder().build(inputs: inputs, output: independent)) })
+        }
         let results = ResultBox()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             results.set(index, Result { try DatasetCache.ensureDefaultDataset(inputs: inputs, cacheDirectory: cache) })
@@ -53,8 +60,8 @@ final class DatasetCacheTests: XCTestCase {
         XCTAssertEqual(try DatasetCache.ensureDefault(inputs: inputs, cacheDirectory: cache), first.url)
 
         // Stability: the same (id, key) sequence as an independent build of the same inputs.
-        let independent = try SharedDataset.scratch("independent").appendingPathComponent("small.sqlite")
-        _ = try DatasetBuilder().build(inputs: inputs, output: independent)
+        independentDone.wait()
+        _ = try independentBuild.get(0)
         let reference = try Database(path: independent.path, mode: .readOnly)
         let cached = try Database(path: first.url.path, mode: .readOnly)
         let sql = "SELECT id, key FROM place ORDER BY id"

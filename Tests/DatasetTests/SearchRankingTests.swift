@@ -107,10 +107,12 @@ final class SearchRankingTests: XCTestCase {
         // of "phong kham"), held as the first word of some POI names.
         let starts = Set(phrases.compactMap { $0.split(separator: " ").count > 1 ? String($0.split(separator: " ")[0]) : nil })
             .subtracting(phrases).sorted()
+        // The POIs by the first word of their name key, split once (not once a word and focus).
+        let poisByFirstWord = Dictionary(grouping: places.filter { $0.kind == 1 }) { $0.nameKey.split(separator: " ").first.map(String.init) }
         var checked = 0
         for word in starts {
             for focus in Self.foci {
-                let named = places.filter { $0.kind == 1 && $0.nameKey.split(separator: " ").first.map(String.init) == word && focus.distance(to: $0.point) < 3_000 }
+                let named = (poisByFirstWord[word] ?? []).filter { focus.distance(to: $0.point) < 3_000 }
                 guard !named.isEmpty else { continue }
                 checked += 1
                 let first = try XCTUnwrap(try search(word, focus: focus).first, word)
@@ -133,6 +135,10 @@ final class SearchRankingTests: XCTestCase {
         var byFirstWord: [String: Int] = [:]
         for place in places { if let first = place.nameKey.split(separator: " ").first { byFirstWord[String(first), default: 0] += 1 } }
         let lowered = places.map { lower($0.name) }
+        // The names by what comes before their first space: a name begins with "word l" only if that
+        // part is "word", so each candidate compares the few names of its bucket, not every name.
+        func beforeFirstSpace(_ text: String) -> Substring { text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)[0] }
+        let byLoweredFirstWord = Dictionary(grouping: lowered.indices) { beforeFirstSpace(lowered[$0]) }
         // Names whose folded first word begins hundreds of names, typed as the first word and the
         // first letter of the second, with their accents: a start that only a few names really have.
         var rng = SystemRandomNumberGenerator.Seeded(seed: 22)
@@ -143,9 +149,10 @@ final class SearchRankingTests: XCTestCase {
                   (byFirstWord[String(first)] ?? 0) >= 300, let letter = words[1].first, letter.isLetter else { continue }
             let typed = "\(words[0]) \(letter)"
             let begin = lower(typed)
-            let sharing = lowered.indices.filter { lowered[$0].hasPrefix(begin) }
+            let sharing = (byLoweredFirstWord[beforeFirstSpace(begin)] ?? []).filter { lowered[$0].hasPrefix(begin) }
             // (Not when some name is exactly what was typed: "Dương A" is a place too.)
-            guard sharing.count <= 3, !places.contains(where: { $0.nameKey == TextFolding.fold(typed) }) else { continue }
+            let typedKey = TextFolding.fold(typed)
+            guard sharing.count <= 3, !places.contains(where: { $0.nameKey == typedKey }) else { continue }
             checked += 1
             let results = try search(typed, focus: beside(place.point, 300))
             XCTAssertTrue(results.prefix(3).contains { TextFolding.fold($0.place.name) == place.nameKey }, "\(typed) → \(place.name): \(results.prefix(3).map(\.place.name))")

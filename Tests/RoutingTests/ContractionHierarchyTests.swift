@@ -15,31 +15,93 @@ final class ContractionHierarchyTests: XCTestCase {
     static func compare(_ plain: RoadGraph, _ ch: RoadGraph, _ a: Snap, _ b: Snap, _ vehicle: Vehicle,
                         _ wsA: RouterWorkspace, _ wsC: RouterWorkspace, _ tally: inout Tally,
                         file: StaticString = #filePath, line: UInt = #line) {
+        var failures: [String] = []
+        compare(plain, ch, a, b, vehicle, wsA, wsC, &tally, &failures)
+        for failure in failures { XCTFail(failure, file: file, line: line) }
+    }
+
+    /// ``compare(_:_:_:_:_:_:_:_:file:line:)`` with its failures collected instead of asserted, for
+    /// comparisons run off the test's thread (each thread with its own workspaces).
+    static func compare(_ plain: RoadGraph, _ ch: RoadGraph, _ a: Snap, _ b: Snap, _ vehicle: Vehicle,
+                        _ wsA: RouterWorkspace, _ wsC: RouterWorkspace, _ tally: inout Tally, _ failures: inout [String]) {
         let h = ch.contractionHierarchy(for: vehicle)!
         let x = plain.searchLeg(from: a, to: b, vehicle: vehicle, options: RouteOptions(), workspace: wsA)
         let y = ch.searchLegCH(h, from: a, to: b, vehicle: vehicle, options: RouteOptions(), workspace: wsC)
         tally.pairs += 1
         guard let x else {
-            XCTAssertNil(y, "\(vehicle) CH found a route the A* did not", file: file, line: line)
+            if y != nil { failures.append("\(vehicle) CH found a route the A* did not") }
             tally.unreachable += 1
             return
         }
-        guard let y else { XCTFail("\(vehicle) CH found no route (A* \(x.cost) s)", file: file, line: line); return }
+        guard let y else { failures.append("\(vehicle) CH found no route (A* \(x.cost) s)"); return }
         tally.settledAStar += x.settled
         tally.settledCH += y.settled
         let same = x.pieces.map(\.dirEdge) == y.pieces.map(\.dirEdge)
         if same {
             tally.samePath += 1
-            XCTAssertEqual(x.cost, y.cost, "\(vehicle): same path, different weight", file: file, line: line)
+            if x.cost != y.cost { failures.append("\(vehicle): same path, different weight (\(x.cost) ≠ \(y.cost))") }
         } else {
             tally.tiedOtherPath += 1
-            XCTAssertEqual(x.cost, y.cost, accuracy: 1e-9 * max(1, x.cost), "\(vehicle): different paths, weights differ",
-                           file: file, line: line)
+            if !(abs(x.cost - y.cost) <= 1e-9 * max(1, x.cost)) {
+                failures.append("\(vehicle): different paths, weights differ (\(x.cost) ≠ \(y.cost))")
+            }
         }
+    }
+
+    /// Random pairs for each vehicle in turn, `count` a vehicle, drawn from one generator in that
+    /// order (as a loop over the vehicles drawing and comparing would), then compared with the A*
+    /// two vehicles at a time (the A* over a whole city is seconds of a debug build per vehicle):
+    /// each vehicle's tally, its failures asserted here, on the test's thread.
+    static func compareRandomPairs(_ plain: RoadGraph, _ ch: RoadGraph, count: Int, rng: inout SeededRNG,
+                                   file: StaticString = #filePath, line: UInt = #line) -> [(vehicle: Vehicle, tally: Tally)] {
+        let vehicles = Vehicle.allCases
+        var pairs: [[(Snap, Snap)]] = []
+        for vehicle in vehicles {
+            var drawn: [(Snap, Snap)] = []
+            while drawn.count < count {
+                guard let a = randomSnap(plain, vehicle, &rng), let b = randomSnap(plain, vehicle, &rng) else { continue }
+                drawn.append((a, b))
+            }
+            pairs.append(drawn)
+        }
+        let results = VehicleResults(count: vehicles.count), drawnPairs = pairs
+        DispatchQueue.concurrentPerform(iterations: vehicles.count) { index in
+            let wsA = RouterWorkspace(graph: plain), wsC = RouterWorkspace(graph: plain)
+            var tally = Tally(), failures: [String] = []
+            for (a, b) in drawnPairs[index] { compare(plain, ch, a, b, vehicles[index], wsA, wsC, &tally, &failures) }
+            results.set(index, tally, failures)
+        }
+        return vehicles.indices.map { index in
+            let (tally, failures) = results.get(index)
+            for failure in failures { XCTFail(failure, file: file, line: line) }
+            return (vehicles[index], tally)
+        }
+    }
+
+    /// Each vehicle's tally and failures, written by the comparing threads.
+    final class VehicleResults: @unchecked Sendable {
+        // @unchecked: every access holds the lock.
+        private let lock = NSLock()
+        private var entries: [(Tally, [String])]
+        init(count: Int) { entries = Array(repeating: (Tally(), []), count: count) }
+        func set(_ index: Int, _ tally: Tally, _ failures: [String]) { lock.lock(); entries[index] = (tally, failures); lock.unlock() }
+        func get(_ index: Int) -> (Tally, [String]) { lock.lock(); defer { lock.unlock() }; return entries[index] }
     }
 
     static func hierarchies(_ graph: RoadGraph) -> RoadGraph {
         graph.attaching(Vehicle.allCases.map { ContractionHierarchy.build(graph, vehicle: $0) })
+    }
+
+    nonisolated(unsafe) private static var q1q3Cached: (plain: RoadGraph, contracted: RoadGraph)?
+
+    /// The Q1/Q3 graph (``RealDataTests/load()``) and the same graph with a hierarchy per vehicle,
+    /// contracted once per process (seconds in a debug build) for every test that compares them.
+    static func q1q3() throws -> (plain: RoadGraph, contracted: RoadGraph) {
+        if let q1q3Cached { return q1q3Cached }
+        let (_, graph) = try RealDataTests.load()
+        let result = (graph, hierarchies(graph))
+        q1q3Cached = result
+        return result
     }
 
     /// A random point near a random node (so many snaps fall inside edges).
@@ -55,16 +117,10 @@ final class ContractionHierarchyTests: XCTestCase {
     }
 
     func testQ1Q3AllVehiclesMatchAStar() throws {
-        let (_, graph) = try RealDataTests.load()
-        let ch = Self.hierarchies(graph)
-        let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
+        let (graph, ch) = try Self.q1q3()
         var rng = SeededRNG(seed: 21)
-        for vehicle in Vehicle.allCases {
-            var tally = Tally()
-            while tally.pairs < 400 {
-                guard let a = Self.randomSnap(graph, vehicle, &rng), let b = Self.randomSnap(graph, vehicle, &rng) else { continue }
-                Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &tally)
-            }
+        for (vehicle, tally) in Self.compareRandomPairs(graph, ch, count: 400, rng: &rng) {
+            XCTAssertEqual(tally.pairs, 400)
             print("CH Q1/Q3 \(vehicle): \(tally)")
             XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
         }
@@ -82,20 +138,16 @@ final class ContractionHierarchyTests: XCTestCase {
                          h.vehicle.name, how, h.stateCount, h.arcCount, h.shortcutCount, h.byteCount))
         }
         for v in Vehicle.allCases { XCTAssertNotNil(ch.contractionHierarchy(for: v)) }
-        let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
         var rng = SeededRNG(seed: 2118)
         var total = 0
-        for vehicle in Vehicle.allCases {
-            var tally = Tally()
-            while tally.pairs < pairsPerVehicle {
-                guard let a = Self.randomSnap(graph, vehicle, &rng), let b = Self.randomSnap(graph, vehicle, &rng) else { continue }
-                Self.compare(graph, ch, a, b, vehicle, wsA, wsC, &tally)
-            }
+        for (vehicle, tally) in Self.compareRandomPairs(graph, ch, count: pairsPerVehicle, rng: &rng) {
+            XCTAssertEqual(tally.pairs, pairsPerVehicle)
             total += tally.pairs
             print("CH whole city \(vehicle): \(tally)")
             XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
         }
         // Every turn restriction: from its arriving edge to its leaving edge and to the via node's other edges.
+        let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
         var restricted = Tally()
         let s = graph.storage
         for i in 0..<s.turnFromEdge.count {
@@ -172,8 +224,7 @@ final class ContractionHierarchyTests: XCTestCase {
     }
 
     func testRoutesMatrixOptionsAndStorage() throws {
-        let (_, graph) = try RealDataTests.load()
-        let ch = Self.hierarchies(graph)
+        let (graph, ch) = try Self.q1q3()
         var rng = SeededRNG(seed: 5)
         // Multi-leg routes: identical Route values but for settled counts.
         var legs = 0
