@@ -96,33 +96,37 @@ final class AdminRegistry {
         return value
     }
 
+    /// Checks `unit`'s code and files its record in `table`; returns the code. A province is its
+    /// own province (`provinceCode` nil), a district its own district.
+    private static func file(_ unit: some UnitNames, _ level: DatasetSchema.Level, scheme: DatasetSchema.Scheme,
+                             in table: inout [Int: AdminUnitRecord], url: URL, districtCode: Int = 0, provinceCode: Int? = nil) throws -> Int {
+        let what = switch level { case .province: "province"; case .district: "district"; case .ward: "ward" }
+        let code = try Self.code(unit.code, url, what)
+        table[code] = AdminUnitRecord(unit, scheme: scheme, level: level, code: code,
+                                      districtCode: level == .district ? code : districtCode, provinceCode: provinceCode ?? code)
+        return code
+    }
+
     func loadUnits2025(_ url: URL) throws {
-        let file = try JSONInput.decode(Units2025File.self, from: url)
+        let provinces = try JSONInput.decode([Units2025File.Province].self, from: url)
         hasUnits2025 = true
-        for province in file.provinces {
-            let provinceCode = try Self.code(province.code, url, "province")
-            newProvinces[provinceCode] = AdminUnitRecord(province, scheme: .new, level: .province, code: provinceCode, provinceCode: provinceCode)
-            for ward in province.wards ?? [] {
-                let wardCode = try Self.code(ward.code, url, "ward")
-                newWards[wardCode] = AdminUnitRecord(ward, scheme: .new, level: .ward, code: wardCode, provinceCode: provinceCode)
+        for province in provinces {
+            let provinceCode = try Self.file(province, .province, scheme: .new, in: &newProvinces, url: url)
+            for ward in province.children ?? [] {
+                _ = try Self.file(ward, .ward, scheme: .new, in: &newWards, url: url, provinceCode: provinceCode)
             }
         }
     }
 
     func loadUnitsPre2025(_ url: URL) throws {
-        let file = try JSONInput.decode(UnitsPre2025File.self, from: url)
+        let provinces = try JSONInput.decode([UnitsPre2025File.Province].self, from: url)
         hasUnitsPre2025 = true
-        for province in file.provinces {
-            let provinceCode = try Self.code(province.code, url, "province")
-            oldProvinces[provinceCode] = AdminUnitRecord(province, scheme: .old, level: .province, code: provinceCode, provinceCode: provinceCode)
-            for district in province.districts ?? [] {
-                let districtCode = try Self.code(district.code, url, "district")
-                oldDistricts[districtCode] = AdminUnitRecord(district, scheme: .old, level: .district, code: districtCode, districtCode: districtCode, provinceCode: provinceCode)
-                var wardCodes: [Int] = []
-                for ward in district.wards ?? [] {
-                    let wardCode = try Self.code(ward.code, url, "ward")
-                    oldWards[wardCode] = AdminUnitRecord(ward, scheme: .old, level: .ward, code: wardCode, districtCode: districtCode, provinceCode: provinceCode)
-                    wardCodes.append(wardCode)
+        for province in provinces {
+            let provinceCode = try Self.file(province, .province, scheme: .old, in: &oldProvinces, url: url)
+            for district in province.children ?? [] {
+                let districtCode = try Self.file(district, .district, scheme: .old, in: &oldDistricts, url: url, provinceCode: provinceCode)
+                let wardCodes = try (district.children ?? []).map {
+                    try Self.file($0, .ward, scheme: .old, in: &oldWards, url: url, districtCode: districtCode, provinceCode: provinceCode)
                 }
                 oldDistrictWards[districtCode, default: []].append(contentsOf: wardCodes)
             }

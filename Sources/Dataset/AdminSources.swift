@@ -16,31 +16,44 @@ struct UnitEntry: Decodable, UnitNames {
     enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName" }
 }
 
-struct Units2025File: Decodable {
-    struct Province: Decodable, UnitNames {
-        let code: String, name: String, nameEn: String?, fullName: String
-        let wards: [Ward]?
-        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Wards" }
+/// A unit with units below it in the input (a province, a pre-2025 district): its code and names
+/// as `UnitEntry` reads them, and its children under the key `Children.name`.
+struct ParentUnit<Child: Decodable, Children: ChildrenKey>: Decodable, UnitNames {
+    let code: String, name: String, nameEn: String?, fullName: String
+    let children: [Child]?
+
+    init(from decoder: any Decoder) throws {
+        let unit = try UnitEntry(from: decoder)
+        (code, name, nameEn, fullName) = (unit.code, unit.name, unit.nameEn, unit.fullName)
+        children = try decoder.container(keyedBy: NamedKey.self).decodeIfPresent([Child].self, forKey: NamedKey(Children.name))
     }
-    typealias Ward = UnitEntry
-    let provinces: [Province]
-    init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
+
+    /// The one key a parent unit reads besides `UnitEntry`'s.
+    private struct NamedKey: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
 }
 
-struct UnitsPre2025File: Decodable {
-    struct Province: Decodable, UnitNames {
-        let code: String, name: String, nameEn: String?, fullName: String
-        let districts: [District]?
-        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", districts = "District" }
-    }
-    struct District: Decodable, UnitNames {
-        let code: String, name: String, nameEn: String?, fullName: String
-        let wards: [Ward]?
-        enum CodingKeys: String, CodingKey { case code = "Code", name = "Name", nameEn = "NameEn", fullName = "FullName", wards = "Ward" }
-    }
-    typealias Ward = UnitEntry
-    let provinces: [Province]
-    init(from decoder: any Decoder) throws { provinces = try [Province](from: decoder) }
+/// The key under which an input lists a parent unit's children.
+protocol ChildrenKey { static var name: String { get } }
+
+/// `units_2025.json`: the provinces, each with its wards under `Wards`.
+enum Units2025File {
+    enum Wards: ChildrenKey { static let name = "Wards" }
+    typealias Province = ParentUnit<UnitEntry, Wards>
+}
+
+/// `units_pre2025.json`: the provinces, each with its districts under `District`, each with its
+/// wards under `Ward`.
+enum UnitsPre2025File {
+    enum Districts: ChildrenKey { static let name = "District" }
+    enum Wards: ChildrenKey { static let name = "Ward" }
+    typealias District = ParentUnit<UnitEntry, Wards>
+    typealias Province = ParentUnit<District, Districts>
 }
 
 struct MappingNewToOldFile: Decodable {

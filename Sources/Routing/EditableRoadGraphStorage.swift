@@ -30,35 +30,65 @@ extension RoadGraph {
 
         /// A copy of `storage`'s arrays.
         public init(_ storage: Storage) {
-            nodeLatE7 = Array(storage.nodeLatE7); nodeLonE7 = Array(storage.nodeLonE7)
-            nodeOSMID = Array(storage.nodeOSMID)
-            edgeBaseNode = Array(storage.edgeBaseNode); edgeAdjNode = Array(storage.edgeAdjNode)
-            edgeDistance = Array(storage.edgeDistance); edgeWayID = Array(storage.edgeWayID)
-            edgeNameIndex = Array(storage.edgeNameIndex); edgeRoadClass = Array(storage.edgeRoadClass)
-            edgeFlags = Array(storage.edgeFlags); edgeAccess = Array(storage.edgeAccess)
-            edgeSpeed = Array(storage.edgeSpeed); edgeMaxWeight = Array(storage.edgeMaxWeight)
-            edgeGeometryStart = Array(storage.edgeGeometryStart)
-            pillarLatE7 = Array(storage.pillarLatE7); pillarLonE7 = Array(storage.pillarLonE7)
+            var copy = EditableCopy(storage: storage)
+            Self.visitArrays(&copy)
+            self = copy.editable
             names = (0..<storage.nameCount).map(storage.name(at:))
-            turnFromEdge = Array(storage.turnFromEdge); turnToEdge = Array(storage.turnToEdge)
-            turnKind = Array(storage.turnKind); turnVehicles = Array(storage.turnVehicles)
         }
+
+        /// Hands `visitor` every array `Storage` and `EditableStorage` both hold (all but the names,
+        /// an arena in one and strings in the other), in one list for both conversions.
+        static func visitArrays(_ visitor: inout some StorageArrayVisitor) {
+            visitor.visit(\.nodeLatE7, \.nodeLatE7); visitor.visit(\.nodeLonE7, \.nodeLonE7)
+            visitor.visit(\.nodeOSMID, \.nodeOSMID)
+            visitor.visit(\.edgeBaseNode, \.edgeBaseNode); visitor.visit(\.edgeAdjNode, \.edgeAdjNode)
+            visitor.visit(\.edgeDistance, \.edgeDistance); visitor.visit(\.edgeWayID, \.edgeWayID)
+            visitor.visit(\.edgeNameIndex, \.edgeNameIndex); visitor.visit(\.edgeRoadClass, \.edgeRoadClass)
+            visitor.visit(\.edgeFlags, \.edgeFlags); visitor.visit(\.edgeAccess, \.edgeAccess)
+            visitor.visit(\.edgeSpeed, \.edgeSpeed); visitor.visit(\.edgeMaxWeight, \.edgeMaxWeight)
+            visitor.visit(\.edgeGeometryStart, \.edgeGeometryStart)
+            visitor.visit(\.pillarLatE7, \.pillarLatE7); visitor.visit(\.pillarLonE7, \.pillarLonE7)
+            visitor.visit(\.turnFromEdge, \.turnFromEdge); visitor.visit(\.turnToEdge, \.turnToEdge)
+            visitor.visit(\.turnKind, \.turnKind); visitor.visit(\.turnVehicles, \.turnVehicles)
+        }
+    }
+}
+
+/// Told each array the two forms of a road graph's storage share, as a key path into each
+/// (`RoadGraph.EditableStorage.visitArrays`).
+protocol StorageArrayVisitor {
+    mutating func visit<Element: BitwiseCopyable>(_ stored: WritableKeyPath<RoadGraph.Storage, StoredArray<Element>>,
+                                                  _ editable: WritableKeyPath<RoadGraph.EditableStorage, [Element]>)
+}
+
+/// Copies a `Storage`'s shared arrays into an `EditableStorage`.
+private struct EditableCopy: StorageArrayVisitor {
+    let storage: RoadGraph.Storage
+    var editable = RoadGraph.EditableStorage()
+
+    mutating func visit<Element: BitwiseCopyable>(_ stored: WritableKeyPath<RoadGraph.Storage, StoredArray<Element>>,
+                                                  _ editable: WritableKeyPath<RoadGraph.EditableStorage, [Element]>) {
+        self.editable[keyPath: editable] = Array(storage[keyPath: stored])
+    }
+}
+
+/// Copies an `EditableStorage`'s shared arrays into a `Storage`, once each.
+private struct StoredCopy: StorageArrayVisitor {
+    let editable: RoadGraph.EditableStorage
+    var storage = RoadGraph.Storage()
+
+    mutating func visit<Element: BitwiseCopyable>(_ stored: WritableKeyPath<RoadGraph.Storage, StoredArray<Element>>,
+                                                  _ editable: WritableKeyPath<RoadGraph.EditableStorage, [Element]>) {
+        storage[keyPath: stored] = StoredArray(self.editable[keyPath: editable])
     }
 }
 
 extension RoadGraph.Storage {
     /// `editable`'s arrays as stored arrays (copied once), the names as an arena.
     public init(_ editable: RoadGraph.EditableStorage) {
-        self.init()
-        nodeLatE7 = StoredArray(editable.nodeLatE7); nodeLonE7 = StoredArray(editable.nodeLonE7)
-        nodeOSMID = StoredArray(editable.nodeOSMID)
-        edgeBaseNode = StoredArray(editable.edgeBaseNode); edgeAdjNode = StoredArray(editable.edgeAdjNode)
-        edgeDistance = StoredArray(editable.edgeDistance); edgeWayID = StoredArray(editable.edgeWayID)
-        edgeNameIndex = StoredArray(editable.edgeNameIndex); edgeRoadClass = StoredArray(editable.edgeRoadClass)
-        edgeFlags = StoredArray(editable.edgeFlags); edgeAccess = StoredArray(editable.edgeAccess)
-        edgeSpeed = StoredArray(editable.edgeSpeed); edgeMaxWeight = StoredArray(editable.edgeMaxWeight)
-        edgeGeometryStart = StoredArray(editable.edgeGeometryStart)
-        pillarLatE7 = StoredArray(editable.pillarLatE7); pillarLonE7 = StoredArray(editable.pillarLonE7)
+        var copy = StoredCopy(editable: editable)
+        RoadGraph.EditableStorage.visitArrays(&copy)
+        self = copy.storage
         var bytes: [UInt8] = [], starts: [UInt32] = []
         if !editable.names.isEmpty {
             starts.reserveCapacity(editable.names.count + 1)
@@ -69,7 +99,5 @@ extension RoadGraph.Storage {
             }
         }
         nameBytes = StoredArray(bytes); nameStart = StoredArray(starts)
-        turnFromEdge = StoredArray(editable.turnFromEdge); turnToEdge = StoredArray(editable.turnToEdge)
-        turnKind = StoredArray(editable.turnKind); turnVehicles = StoredArray(editable.turnVehicles)
     }
 }

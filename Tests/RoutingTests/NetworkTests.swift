@@ -327,6 +327,9 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(g2.storage, g.storage)
         XCTAssertEqual(g2.searchStateCount, g.searchStateCount)
         XCTAssertThrowsError(try RoadGraph(serialized: Array(bytes.dropLast())))
+        // Both conversions carry every array and the names: the round trip gives the same storage.
+        XCTAssertEqual(RoadGraph.Storage(RoadGraph.EditableStorage(g.storage)), g.storage)
+        XCTAssertFalse(g.storage.turnKind.isEmpty)
         var bad = RoadGraph.EditableStorage(g.storage)
         bad.edgeBaseNode[0] = 999
         XCTAssertThrowsError(try RoadGraph(storage: RoadGraph.Storage(bad)))
