@@ -217,7 +217,7 @@ struct MapEndpoints: Sendable {
         var headers = HTTPHeaders()
         headers.set("ETag", entityTag)
         headers.set("Cache-Control", cacheControl)
-        headers.set("Access-Control-Allow-Origin", "*")
+        APIResponses.applyCORS(to: &headers, status: status)
         if request.ifNoneMatchHolds(entityTag) {
             return HTTPResponse(status: 304, headers: headers)
         }

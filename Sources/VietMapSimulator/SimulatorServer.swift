@@ -7,6 +7,7 @@ import HTTPServer
 import Scenarios
 import VietMapAPI
 import VietMapWire
+import VietMapWireHTTP
 
 /// A whole vietmap-sim in this process: the dataset (the embedded default data, built once into
 /// the per-user cache, or a given file), the VietMap endpoints, the scenario engine with the
@@ -269,7 +270,7 @@ public final class SimulatorServer: @unchecked Sendable {
         // layer's own 413/414 included.
         var http = configuration.http
         if !http.errorResponseHeaders.contains("Access-Control-Allow-Origin") {
-            http.errorResponseHeaders.set("Access-Control-Allow-Origin", "*")
+            APIResponses.applyCORS(to: &http.errorResponseHeaders, status: 413)
         }
         responder = handler
         httpConfiguration = http

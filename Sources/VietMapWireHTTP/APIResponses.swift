@@ -13,10 +13,16 @@ public enum APIResponses {
         HTTPResponse(status: status, headers: status == 401 ? jsonHeaders : corsJSONHeaders, body: body)
     }
 
-    /// The CORS rule on an answer built elsewhere (a scenario's literal text or bytes): the header on
-    /// every status but 401.
+    /// The CORS rule on an answer built elsewhere (a scenario's literal text or bytes, a map resource): the
+    /// header on every status but 401.
     public static func applyCORS(to response: inout HTTPResponse) {
-        if response.status != 401 { response.headers.set("Access-Control-Allow-Origin", "*") }
+        applyCORS(to: &response.headers, status: response.status)
+    }
+
+    /// The CORS rule on the headers of an answer of `status` being built (the server layer's own 413/414
+    /// included, `HTTPServerConfiguration.errorResponseHeaders`).
+    public static func applyCORS(to headers: inout HTTPHeaders, status: Int) {
+        if status != 401 { headers.set("Access-Control-Allow-Origin", "*") }
     }
 
     public static func json(_ body: JSONValue, status: Int) -> HTTPResponse {
