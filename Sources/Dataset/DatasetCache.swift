@@ -38,7 +38,8 @@ public enum DatasetCache {
     /// this call had to build (nil when the cached file was reused).
     ///
     /// A cached file is reused only when its `meta` matches and ``DatasetIntegrity`` finds it
-    /// intact; a damaged one is rebuilt, and `notice` receives one line saying so.
+    /// intact (its checksum, or a ``DatasetVerificationRecord`` of the file as it is now); a
+    /// damaged one is rebuilt, and `notice` receives one line saying so.
     public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil,
                                             notice: (String) -> Void = DatasetCache.standardError,
                                             progress: (@Sendable (String) -> Void)? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
@@ -80,7 +81,8 @@ public enum DatasetCache {
     static func check(_ url: URL, fingerprint: String) -> CachedState {
         guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
         do {
-            try DatasetIntegrity.verify(path: url.path)
+            // A recorded verification of the file as it is now spares the checksum (start-up time).
+            try DatasetIntegrity.verifyUsingRecord(path: url.path)
             let info = try DatasetInfo.read(path: url.path)
             guard info.schemaVersion == DatasetSchema.schemaVersion else { return .damaged("schema version \(info.schemaVersion ?? -1)") }
             guard info.sourceFingerprint == fingerprint else { return .damaged("its fingerprint is not \(fingerprint)") }
@@ -101,6 +103,10 @@ public enum DatasetCache {
             let path = directory.appendingPathComponent(name).path
             if name.hasPrefix("default-") && name.hasSuffix(".sqlite") {
                 if DatasetLease.isUnused(path) { unlink(path) }
+            } else if name.hasPrefix("default-") && name.hasSuffix(".sqlite" + DatasetVerificationRecord.suffix) {
+                // A verification record whose dataset is gone.
+                let dataset = String(path.dropLast(DatasetVerificationRecord.suffix.count))
+                if !FileManager.default.fileExists(atPath: dataset) { unlink(path) }
             } else if name.hasPrefix(".default-") && name.hasSuffix(".tmp"),
                       let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date,
                       modified < hourAgo {
