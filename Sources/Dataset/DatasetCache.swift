@@ -28,10 +28,11 @@ public enum DatasetCache {
     /// - Throws: ``DatasetError`` if an input is bad or the cache directory is unusable.
     /// `progress`, when given, receives a line before the build starts and as each of its steps
     /// starts (nothing when the cached file is reused).
-    public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil,
+    /// `knownContents`: content hashes of inputs known without reading them (``DatasetFingerprint``).
+    public static func ensureDefault(inputs: [URL], knownContents: [String: (size: Int, hash: String)] = [:], cacheDirectory: URL? = nil,
                                      notice: (String) -> Void = DatasetCache.standardError,
                                      progress: (@Sendable (String) -> Void)? = nil) throws -> URL {
-        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory, notice: notice, progress: progress).url
+        try ensureDefaultDataset(inputs: inputs, knownContents: knownContents, cacheDirectory: cacheDirectory, notice: notice, progress: progress).url
     }
 
     /// Like ``ensureDefault(inputs:cacheDirectory:notice:)``, also returning the build report when
@@ -40,11 +41,11 @@ public enum DatasetCache {
     /// A cached file is reused only when its `meta` matches and ``DatasetIntegrity`` finds it
     /// intact (its checksum, or a ``DatasetVerificationRecord`` of the file as it is now); a
     /// damaged one is rebuilt, and `notice` receives one line saying so.
-    public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil,
+    public static func ensureDefaultDataset(inputs: [URL], knownContents: [String: (size: Int, hash: String)] = [:], cacheDirectory: URL? = nil,
                                             notice: (String) -> Void = DatasetCache.standardError,
                                             progress: (@Sendable (String) -> Void)? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
         let (files, _) = try DatasetBuilder.expand(inputs)
-        let fingerprint = try DatasetFingerprint.compute(inputs: files)
+        let fingerprint = try DatasetFingerprint.compute(inputs: files, knownContents: knownContents)
         let directory = cacheDirectory ?? defaultDirectory()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -29,6 +29,14 @@ public enum DefaultData {
         files { inputExtensions.contains($0.pathExtension.lowercased()) }
     }
 
+    /// The content hashes of the embedded files computed at build time (path → size and `FNV1a64`
+    /// hex), for those still as unpacked (``EmbeddedFolder/unchangedDigests(in:_:)``): the default
+    /// dataset's fingerprint without hashing 21 MB at every start
+    /// (`DatasetCache.ensureDefault(inputs:knownContents:…)`).
+    public static var inputDigests: [String: (size: Int, hash: String)] {
+        EmbeddedFolder.unchangedDigests(in: unpacked, EmbeddedArchive.fileDigests)
+    }
+
     /// The administrative-unit inputs alone (both schemes, both mappings, the 2025 centroids):
     /// what an import of a city's own OSM extract needs to give its places an address.
     public static var adminFiles: [URL] {

@@ -193,7 +193,7 @@ public final class SimulatorServer: @unchecked Sendable {
                 throw StartError("\(path): \(error.message); \(reimport)")
             }
         } else {
-            return (try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
+            return (try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, knownContents: DefaultData.inputDigests,
                                                    cacheDirectory: cacheDirectory,
                                                    progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path, false)
         }
