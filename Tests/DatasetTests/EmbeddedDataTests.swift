@@ -45,6 +45,16 @@ final class EmbeddedDataTests: XCTestCase {
             XCTAssertEqual(digest.hash, hash.hex, url.path)
         }
         XCTAssertEqual(try DatasetFingerprint.compute(inputs: inputs, knownContents: digests), try DatasetFingerprint.compute(inputs: inputs))
+        // The inputs listed from the build-time table are the unpacked folder's files.
+        var walked: [String] = []
+        let walker = FileManager.default.enumerator(at: DefaultData.directory.standardizedFileURL, includingPropertiesForKeys: [.isRegularFileKey],
+                                                    options: [.skipsHiddenFiles])
+        while let url = walker?.nextObject() as? URL {
+            if ["csv", "json", "osm"].contains(url.pathExtension), (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                walked.append(url.standardizedFileURL.path)
+            }
+        }
+        XCTAssertEqual(inputs.map(\.path), walked.sorted())
     }
 
     /// A file written after the folder's completion marker, or of another size, has no trusted
