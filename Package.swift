@@ -31,7 +31,7 @@ import PackageDescription
 ///   OSMReader, PBFWriter, Geodesy, SeededRandom → CountryMaker (a city extract copied over Vietnam's provinces and stitched by trunk roads: `make-country`)
 ///   SQLiteStore, TextFolding, ArrayBlob, Geodesy → Search  (autocomplete, reverse geocoding, address migration over a dataset file)
 ///   SQLiteStore, TextFolding, OSMReader, Routing, Search, Zlib, ArrayBlob, StableHashing, Platform → Dataset  (schema, importers — the road graph contracted per vehicle, map shapes: buildings, water, land use, waterways, railways —, sections read in place, dataset location/caching)
-///   Zlib → EmbeddedFiles                (files embedded by the EmbedResources plugin, unpacked once into the cache)
+///   Zlib, Platform → EmbeddedFiles      (files embedded by the EmbedResources plugin, unpacked once into the cache; their build-time content hashes)
 ///   EmbeddedFiles → DefaultData         (the embedded input files)
 ///   HTTPServer, Search, JSON, TextFolding, Routing, Polyline, Dataset, VietMapWire, VietMapWireHTTP, MapTiles, MapGlyphs, MBTiles, Zlib, ArrayBlob, XMLEscaping, StableHashing → VietMapAPI  (parameters → domain → live-shaped JSON; VietMap's map schema, palettes and style documents; map exports to MBTiles with their style, glyphs and sprite)
 ///   RegexEngine                         (a regular expression matched without backtracking: Pike VM, O(text × program), capped program)
@@ -41,7 +41,7 @@ import PackageDescription
 ///   HTTPServer, JSON, VietMapClient, Scenarios, VietMapWire, VietMapWireHTTP, Zlib, Platform → Capture  (upstream client, forwarding, recording, replay; recordings → replay scenarios)
 ///   VietMapWire, JSON → VietMapClient         (the reference client: models, URLSession client, provider backends, map style URLs; Foundation only; builds for iOS)
 ///   EmbeddedFiles → BuiltInScenarios    (Scenarios/*.json embedded in the code)
-///   Zlib → embed-resources              (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
+///   Zlib, StableHashing → embed-resources  (the EmbedResources plugin's tool: a target's Resources/ folder → Swift source)
 ///   embed-resources → EmbedResources    (build-tool plugin of DefaultData, MapGlyphs, Dashboard, BuiltInScenarios, ContractFiles)
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, BuiltInScenarios, Dashboard, VietMapWire, VietMapWireHTTP → VietMapSimulator  (a whole simulator in-process: for `serve` and an app's XCTest; `GET /` index)
 ///   ContractWorkerHook                  (C: the constructor that turns a copy of a test process into a contract worker before any test runs)
@@ -108,9 +108,9 @@ let package = Package(
         .target(name: "PBFWriter", dependencies: ["Zlib", "Protobuf"]),
         .target(name: "CountryMaker", dependencies: ["OSMReader", "PBFWriter", "Geodesy", "SeededRandom"]),
         .target(name: "Dataset", dependencies: ["SQLiteStore", "TextFolding", "OSMReader", "Routing", "Search", "Zlib", "ArrayBlob", "StableHashing", "Platform"]),
-        .executableTarget(name: "embed-resources", dependencies: ["Zlib"]),
+        .executableTarget(name: "embed-resources", dependencies: ["Zlib", "StableHashing"]),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
-        .target(name: "EmbeddedFiles", dependencies: ["Zlib"]),
+        .target(name: "EmbeddedFiles", dependencies: ["Zlib", "Platform"]),
         .target(name: "DefaultData", dependencies: ["EmbeddedFiles"], exclude: ["Resources"], plugins: ["EmbedResources"]),
         .target(name: "Search", dependencies: ["SQLiteStore", "TextFolding", "ArrayBlob", "Geodesy"]),
         .target(name: "MBTiles", dependencies: ["SQLiteStore", "JSON"]),
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PBFWriter", "SeededRandom"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing"]),
+        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing", "Platform", "EmbeddedFiles"]),
         .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
                                                  "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),

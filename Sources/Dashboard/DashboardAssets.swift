@@ -56,10 +56,14 @@ struct DashboardAssets: Sendable {
     }
 
     private static func etag(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        // Over the bytes in place: `Data`'s own iterator made this a few milliseconds of every start.
+        let hash = data.withUnsafeBytes { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
         return "\"" + String(hash, radix: 16) + "\""
     }

@@ -28,22 +28,24 @@ public enum DatasetCache {
     /// - Throws: ``DatasetError`` if an input is bad or the cache directory is unusable.
     /// `progress`, when given, receives a line before the build starts and as each of its steps
     /// starts (nothing when the cached file is reused).
-    public static func ensureDefault(inputs: [URL], cacheDirectory: URL? = nil,
+    /// `knownContents`: content hashes of inputs known without reading them (``DatasetFingerprint``).
+    public static func ensureDefault(inputs: [URL], knownContents: [String: (size: Int, hash: String)] = [:], cacheDirectory: URL? = nil,
                                      notice: (String) -> Void = DatasetCache.standardError,
                                      progress: (@Sendable (String) -> Void)? = nil) throws -> URL {
-        try ensureDefaultDataset(inputs: inputs, cacheDirectory: cacheDirectory, notice: notice, progress: progress).url
+        try ensureDefaultDataset(inputs: inputs, knownContents: knownContents, cacheDirectory: cacheDirectory, notice: notice, progress: progress).url
     }
 
     /// Like ``ensureDefault(inputs:cacheDirectory:notice:)``, also returning the build report when
     /// this call had to build (nil when the cached file was reused).
     ///
     /// A cached file is reused only when its `meta` matches and ``DatasetIntegrity`` finds it
-    /// intact; a damaged one is rebuilt, and `notice` receives one line saying so.
-    public static func ensureDefaultDataset(inputs: [URL], cacheDirectory: URL? = nil,
+    /// intact (its checksum, or a ``DatasetVerificationRecord`` of the file as it is now); a
+    /// damaged one is rebuilt, and `notice` receives one line saying so.
+    public static func ensureDefaultDataset(inputs: [URL], knownContents: [String: (size: Int, hash: String)] = [:], cacheDirectory: URL? = nil,
                                             notice: (String) -> Void = DatasetCache.standardError,
                                             progress: (@Sendable (String) -> Void)? = nil) throws -> (url: URL, built: DatasetBuildReport?) {
         let (files, _) = try DatasetBuilder.expand(inputs)
-        let fingerprint = try DatasetFingerprint.compute(inputs: files)
+        let fingerprint = try DatasetFingerprint.compute(inputs: files, knownContents: knownContents)
         let directory = cacheDirectory ?? defaultDirectory()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -80,7 +82,8 @@ public enum DatasetCache {
     static func check(_ url: URL, fingerprint: String) -> CachedState {
         guard FileManager.default.fileExists(atPath: url.path) else { return .absent }
         do {
-            try DatasetIntegrity.verify(path: url.path)
+            // A recorded verification of the file as it is now spares the checksum (start-up time).
+            try DatasetIntegrity.verifyUsingRecord(path: url.path)
             let info = try DatasetInfo.read(path: url.path)
             guard info.schemaVersion == DatasetSchema.schemaVersion else { return .damaged("schema version \(info.schemaVersion ?? -1)") }
             guard info.sourceFingerprint == fingerprint else { return .damaged("its fingerprint is not \(fingerprint)") }
@@ -101,6 +104,10 @@ public enum DatasetCache {
             let path = directory.appendingPathComponent(name).path
             if name.hasPrefix("default-") && name.hasSuffix(".sqlite") {
                 if DatasetLease.isUnused(path) { unlink(path) }
+            } else if name.hasPrefix("default-") && name.hasSuffix(".sqlite" + DatasetVerificationRecord.suffix) {
+                // A verification record whose dataset is gone.
+                let dataset = String(path.dropLast(DatasetVerificationRecord.suffix.count))
+                if !FileManager.default.fileExists(atPath: dataset) { unlink(path) }
             } else if name.hasPrefix(".default-") && name.hasSuffix(".tmp"),
                       let modified = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date,
                       modified < hourAgo {

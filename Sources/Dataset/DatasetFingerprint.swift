@@ -7,7 +7,9 @@ import StableHashing
 public enum DatasetFingerprint {
     /// - Returns: 16 lower-case hex digits.
     /// - Throws: ``DatasetError`` `.missingInput` if an input cannot be read.
-    public static func compute(inputs: [URL]) throws -> String {
+    /// `knownContents` holds content hashes already known (by standardized path: size and hex, as
+    /// the embedded files' were computed at build time); the other inputs are read and hashed.
+    public static func compute(inputs: [URL], knownContents: [String: (size: Int, hash: String)] = [:]) throws -> String {
         var hash = FNV1a64()
         hash.update("vietmap-sim dataset")
         hash.update("schema \(DatasetSchema.schemaVersion)")
@@ -16,7 +18,12 @@ public enum DatasetFingerprint {
         nonisolated(unsafe) let contents = UnsafeMutableBufferPointer<(size: Int, hex: String)?>.allocate(capacity: inputs.count)
         contents.initialize(repeating: nil)
         defer { contents.deinitialize(); contents.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+        for (index, url) in inputs.enumerated() {
+            if let known = knownContents[url.standardizedFileURL.path] { contents[index] = (known.size, known.hash) }
+        }
+        let unknown = inputs.indices.filter { contents[$0] == nil }
+        DispatchQueue.concurrentPerform(iterations: unknown.count) { position in
+            let index = unknown[position]
             guard let data = try? Data(contentsOf: inputs[index], options: .alwaysMapped) else { return }
             var content = FNV1a64()
             data.withUnsafeBytes { content.update($0) }

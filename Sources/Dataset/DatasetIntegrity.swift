@@ -95,6 +95,37 @@ public enum DatasetIntegrity {
         return .intact
     }
 
+    /// ``verify(path:threads:)`` for a cached dataset, whose folder keeps a
+    /// ``DatasetVerificationRecord``: the whole-file checksum is skipped when the record vouches for
+    /// the file as it is now (same device, inode, size, times to the nanosecond, sealed checksum);
+    /// otherwise it is computed, and a file found intact and unchanged meanwhile gets a new record.
+    /// A damaged file loses its record.
+    @discardableResult
+    public static func verifyUsingRecord(path: String) throws -> Outcome {
+        guard let before = FileStatus(path: path) else { return try verify(path: path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DatasetError(.missingInput, file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let header = try sqliteHeader(fd: fd, path: path)
+        guard bigEndian(header, at: magicOffset) == sealMagic else {
+            DatasetVerificationRecord.remove(for: path)
+            return try quickCheck(path: path)
+        }
+        let recorded = bigEndian(header, at: checksumOffset)
+        // The status read before opening still the file's after: `fd` is the file it describes.
+        let opened = FileStatus(path: path) == before
+        if opened && DatasetVerificationRecord.vouches(for: path, status: before, checksum: recorded) { return .intact }
+        let actual = try checksum(fd: fd, path: path)
+        guard actual == recorded else {
+            DatasetVerificationRecord.remove(for: path)
+            throw DatasetError(.damaged, file: path, "the dataset is damaged (its checksum \(hex(actual)) is not the recorded \(hex(recorded)))")
+        }
+        if opened && FileStatus(path: path) == before {
+            DatasetVerificationRecord.record(for: path, status: before, checksum: recorded)
+        }
+        return .intact
+    }
+
     /// The file's first `headerSize` bytes, once they say it is a SQLite file.
     private static func sqliteHeader(fd: Int32, path: String) throws -> [UInt8] {
         var header = [UInt8](repeating: 0, count: headerSize)

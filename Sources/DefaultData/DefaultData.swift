@@ -29,6 +29,14 @@ public enum DefaultData {
         files { inputExtensions.contains($0.pathExtension.lowercased()) }
     }
 
+    /// The content hashes of the embedded files computed at build time (path → size and `FNV1a64`
+    /// hex), for those still as unpacked (``EmbeddedFolder/unchangedDigests(in:_:)``): the default
+    /// dataset's fingerprint without hashing 21 MB at every start
+    /// (`DatasetCache.ensureDefault(inputs:knownContents:…)`).
+    public static var inputDigests: [String: (size: Int, hash: String)] {
+        EmbeddedFolder.unchangedDigests(in: unpacked, EmbeddedArchive.fileDigests)
+    }
+
     /// The administrative-unit inputs alone (both schemes, both mappings, the 2025 centroids):
     /// what an import of a city's own OSM extract needs to give its places an address.
     public static var adminFiles: [URL] {
@@ -44,15 +52,14 @@ public enum DefaultData {
         files { $0.lastPathComponent.hasPrefix("LICENSE") || $0.lastPathComponent == "SOURCES.md" }
     }
 
+    /// The embedded files of `data` (the list the plugin wrote at build time: the unpacked folder
+    /// holds exactly those, without walking it and reading each file's attributes at every start).
     private static func files(matching predicate: (URL) -> Bool) -> [URL] {
-        let root = directory.standardizedFileURL
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                              options: [.skipsHiddenFiles]) else { return [] }
-        var result: [URL] = []
-        while let url = enumerator.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true, predicate(url) else { continue }
-            result.append(url)
-        }
+        let root = unpacked.standardizedFileURL
+        let result = EmbeddedArchive.fileDigests.keys
+            .filter { $0.hasPrefix("data/") }
+            .map { root.appendingPathComponent($0) }
+            .filter(predicate)
         return result.sorted { $0.path < $1.path }
     }
 }

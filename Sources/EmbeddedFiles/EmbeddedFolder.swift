@@ -1,5 +1,6 @@
 import Zlib
 import Foundation
+import Platform
 
 /// The files a target embeds with the `EmbedResources` plugin, as a folder on disk: unpacked once
 /// per content (the fingerprint) into `<cache>/embedded/NAME-FINGERPRINT/` — `$VIETMAP_SIM_CACHE`,
@@ -24,6 +25,23 @@ public enum EmbeddedFolder {
             }
         }
         fatalError("vietmap-sim: cannot unpack the embedded \(name) files: \(failures.joined(separator: "; "))")
+    }
+
+    /// Of `digests` (path below the folder → size and content hash, as the plugin computed them at
+    /// build time), the files of `folder` still as unpacked, by standardized absolute path: the size
+    /// as recorded and a status-change time no later than the completion marker's, which is written
+    /// after every file (any later write moves a file's status-change time, and no user call sets
+    /// it back). A file changed since is left out, for the caller to hash itself.
+    public static func unchangedDigests(in folder: URL, _ digests: [String: (size: Int, hash: String)]) -> [String: (size: Int, hash: String)] {
+        guard let marker = FileStatus(path: folder.appendingPathComponent(completeMarker).path) else { return [:] }
+        var unchanged: [String: (size: Int, hash: String)] = [:]
+        for (path, digest) in digests {
+            let file = folder.appendingPathComponent(path).standardizedFileURL.path
+            guard let status = FileStatus(path: file), status.size == Int64(digest.size),
+                  status.changedNanoseconds <= marker.changedNanoseconds else { continue }
+            unchanged[file] = digest
+        }
+        return unchanged
     }
 
     /// Written last into an unpacked folder.

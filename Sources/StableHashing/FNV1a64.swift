@@ -1,6 +1,6 @@
 /// 64-bit FNV-1a, the one stable hash (the same in every process, unlike `Hasher`; not for security).
-/// `update(_: UnsafeRawBufferPointer)` goes over 8-byte words (then the remaining bytes one by one), for fingerprints: the default data's 21 MB are hashed at every start, and a word at a
-/// time takes a few milliseconds where a byte at a time took ~50. Also the map endpoints' dataset ids and ETags.
+/// `update(_: UnsafeRawBufferPointer)` goes over 8-byte words (then the remaining bytes one by one), for fingerprints: the default data's 21 MB (hashed at build time by `embed-resources`, at
+/// start only for a file changed since unpacking), and a word at a time takes a few milliseconds where a byte at a time took ~50. Also the map endpoints' dataset ids and ETags.
 public struct FNV1a64: Sendable {
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 

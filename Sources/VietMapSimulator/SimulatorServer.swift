@@ -194,7 +194,7 @@ public final class SimulatorServer: @unchecked Sendable {
                 throw StartError("\(path): \(error.message); \(reimport)")
             }
         } else {
-            return (try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles,
+            return (try DatasetCache.ensureDefault(inputs: DefaultData.inputFiles, knownContents: DefaultData.inputDigests,
                                                    cacheDirectory: cacheDirectory,
                                                    progress: { DatasetCache.standardError("vietmap-sim: \($0)") }).path, false)
         }
@@ -202,19 +202,34 @@ public final class SimulatorServer: @unchecked Sendable {
 
     private init(_ configuration: Configuration) throws {
         self.configuration = configuration
-        let dataset = try Self.datasetPath(configuration.databasePath, cacheDirectory: configuration.datasetCacheDirectory,
-                                           deferringChecksumAbove: configuration.deferredCheckBytes)
-        databasePath = dataset.path
-        service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
-                                     maxRoutePoints: configuration.maxRoutePoints,
-                                     maxSnapDistanceMeters: configuration.maxSnapDistanceMeters)
+        // The scenarios load on another thread while the dataset opens on this one (start-up time);
+        // nothing is served before both are done.
         var scenarios = ScenarioEngine.Configuration(directory: configuration.scenariosDirectory, defaultScenario: nil,
                                                      seed: configuration.seed, adminEnabled: configuration.adminEnabled,
                                                      apiKeys: Set(configuration.apiKeys), adminToken: configuration.adminToken,
                                                      adminHosts: [configuration.http.host])
-        scenarios.builtInFiles = configuration.includeBuiltInScenarios ? BuiltInScenarios.files : []
         scenarios.boundKeys = configuration.scenarioKeys
-        engine = ScenarioEngine(configuration: scenarios)
+        nonisolated(unsafe) var loadedEngine: ScenarioEngine?
+        let loading = DispatchGroup()
+        DispatchQueue.global().async(group: loading) { [scenarios, includeBuiltIn = configuration.includeBuiltInScenarios] in
+            var scenarios = scenarios
+            scenarios.builtInFiles = includeBuiltIn ? BuiltInScenarios.files : []
+            loadedEngine = ScenarioEngine(configuration: scenarios)
+        }
+        let dataset: (path: String, deferred: Bool)
+        do {
+            dataset = try Self.datasetPath(configuration.databasePath, cacheDirectory: configuration.datasetCacheDirectory,
+                                           deferringChecksumAbove: configuration.deferredCheckBytes)
+            databasePath = dataset.path
+            service = try VietMapService(databasePath: databasePath, apiKeys: Set(configuration.apiKeys),
+                                         maxRoutePoints: configuration.maxRoutePoints,
+                                         maxSnapDistanceMeters: configuration.maxSnapDistanceMeters)
+        } catch {
+            loading.wait()
+            throw error
+        }
+        loading.wait()
+        engine = loadedEngine!
         let loaded = engine.library.scenarios
         let builtInDirectory = BuiltInScenarios.directory.path + "/"
         builtInScenarioCount = loaded.filter { ($0.file ?? "").hasPrefix(builtInDirectory) }.count

@@ -1,5 +1,6 @@
-import Dataset
+@testable import Dataset
 import Foundation
+import Platform
 import SQLiteStore
 import XCTest
 
@@ -93,6 +94,49 @@ final class DatasetIntegrityTests: XCTestCase {
         XCTAssertThrowsError(try DatasetIntegrity.verify(path: copy)) { error in
             XCTAssertEqual((error as? DatasetError)?.code, .damaged, "\(error)")
         }
+    }
+
+    /// The verification record: written when the checksum finds the file intact; a file changed in
+    /// place afterwards (even with its modification time set back) is checksummed again and found
+    /// damaged, and loses its record. A record is trusted as it stands: one forged for a damaged
+    /// file's current status passes, which is what shows that the checksum is then skipped.
+    func testAVerificationRecordIsTrustedOnlyForTheUnchangedFile() throws {
+        let copy = try copyOfShared("record")
+        let record = DatasetVerificationRecord.path(for: copy)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record))
+        XCTAssertEqual(try DatasetIntegrity.verifyUsingRecord(path: copy), .intact)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: record), "an intact file gets a record")
+        XCTAssertEqual(try DatasetIntegrity.verifyUsingRecord(path: copy), .intact)
+
+        let original = try XCTUnwrap(FileStatus(path: copy))
+        var generator = SystemRandomNumberGenerator()
+        try flip(copy, pages: try placeAndIndexPages(copy), pageSize: try pageSize(copy), count: 1, generator: &generator)
+        XCTAssertTrue(FileStatus.setModificationTime(path: copy, nanoseconds: original.modifiedNanoseconds))
+        let changed = try XCTUnwrap(FileStatus(path: copy))
+        XCTAssertEqual(changed.modifiedNanoseconds, original.modifiedNanoseconds)
+        XCTAssertEqual(changed.size, original.size)
+        XCTAssertThrowsError(try DatasetIntegrity.verifyUsingRecord(path: copy)) { error in
+            XCTAssertEqual((error as? DatasetError)?.code, .damaged, "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record), "a damaged file loses its record")
+
+        // A record of the damaged file as it is now, written once its status-change time lies in
+        // an earlier clock tick than the record's (racy records are not trusted).
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: copy))
+        let header = try XCTUnwrap(handle.read(upToCount: 64))
+        try handle.close()
+        let sealed = header[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        var attempts = 0
+        repeat {
+            DatasetVerificationRecord.record(for: copy, status: changed, checksum: sealed)
+            attempts += 1
+        } while (FileStatus(path: record)?.changedNanoseconds ?? 0) <= changed.changedNanoseconds && attempts < 100_000
+        XCTAssertGreaterThan(try XCTUnwrap(FileStatus(path: record)).changedNanoseconds, changed.changedNanoseconds)
+        XCTAssertEqual(try DatasetIntegrity.verifyUsingRecord(path: copy), .intact, "the record is trusted")
+        XCTAssertThrowsError(try DatasetIntegrity.verify(path: copy), "the checksum finds the damage")
+        // Another seal in the record, or a record older than the file's last change: the checksum again.
+        DatasetVerificationRecord.record(for: copy, status: changed, checksum: sealed ^ 1)
+        XCTAssertThrowsError(try DatasetIntegrity.verifyUsingRecord(path: copy))
     }
 
     /// The cache's handling of damage does not depend on the inputs: the 2025 units alone (3355
