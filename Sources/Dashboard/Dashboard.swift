@@ -1,6 +1,5 @@
 import Foundation
 import HTTPServer
-import JSON
 import Routing
 
 /// The QA dashboard (`serve --admin`): a page at `/__sim/ui/` that shows the request
