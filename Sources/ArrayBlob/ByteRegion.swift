@@ -11,15 +11,23 @@ public final class ByteRegion: @unchecked Sendable {
 
     /// A heap copy of `source`.
     public init(copying source: UnsafeRawBufferPointer) {
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(16, source.count), alignment: 16)
-        if let from = source.baseAddress, source.count > 0 { memory.baseAddress!.copyMemory(from: from, byteCount: source.count) }
-        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<source.count])
+        bytes = Self.heapCopy(of: source)
         mapping = nil
     }
 
-    /// A heap copy of `source`.
-    public convenience init(copying source: [UInt8]) {
-        self.init(copying: source.withUnsafeBytes { $0 })
+    /// A heap copy of `source`. (The copy is made inside `withUnsafeBytes`: a pointer taken out of it is not valid
+    /// after it returns — optimised code may free a temporary array right there.)
+    public init(copying source: [UInt8]) {
+        bytes = source.withUnsafeBytes { Self.heapCopy(of: $0) }
+        mapping = nil
+    }
+
+    /// `source` copied into memory of its own, 16-byte aligned (at least 16 bytes allocated, so the base address
+    /// is never nil); `deinit` frees it.
+    private static func heapCopy(of source: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(16, source.count), alignment: 16)
+        if let from = source.baseAddress, source.count > 0 { memory.baseAddress!.copyMemory(from: from, byteCount: source.count) }
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<source.count])
     }
 
     private init(mapped base: UnsafeMutableRawPointer, length: Int, skip: Int, count: Int) {
