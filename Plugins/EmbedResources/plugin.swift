@@ -10,7 +10,7 @@ import PackagePlugin
 struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         // `directoryURL` needs tools version 6.1; the package declares 6.0.
-        let resources = URL(fileURLWithPath: target.directory.string).appending(path: "Resources")
+        let resources = URL(fileURLWithPath: String(describing: target.directory)).appending(path: "Resources")
         let files = Self.files(under: resources)
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedArchive.swift")
         return [.buildCommand(displayName: "Embedding \(files.count) resource files of \(target.name)",
