@@ -141,6 +141,9 @@ public final class SimulatorServer: @unchecked Sendable {
     /// Scenarios loaded from the built-in set and from `scenariosDirectory` (after overrides).
     public let builtInScenarioCount: Int
     public let directoryScenarioCount: Int
+    /// Built-in scenarios a file of `scenariosDirectory` replaced (same name): all of them when the folder is the
+    /// repository's own `Scenarios/`, which the built-in set is a copy of.
+    public let replacedBuiltInScenarioCount: Int
     private let server: HTTPServer
     /// Runs the heavy requests (nil with `heavyWorkThreads` 0).
     package let heavyWork: HeavyWorkExecutor?
@@ -234,6 +237,8 @@ public final class SimulatorServer: @unchecked Sendable {
         let builtInDirectory = BuiltInScenarios.directory.path + "/"
         builtInScenarioCount = loaded.filter { ($0.file ?? "").hasPrefix(builtInDirectory) }.count
         directoryScenarioCount = loaded.count - builtInScenarioCount
+        replacedBuiltInScenarioCount = configuration.includeBuiltInScenarios
+            ? max(0, BuiltInScenarios.files.count - builtInScenarioCount) : 0
         for (key, selector) in configuration.scenarioKeys.sorted(by: { $0.key < $1.key }) {
             let name = String(selector.prefix { $0 != "@" })
             guard engine.library.scenario(named: name) != nil else {
@@ -326,12 +331,20 @@ public final class SimulatorServer: @unchecked Sendable {
     /// Problems of scenario files that did not load, one line each (`file: where: what`).
     public var scenarioProblems: [String] { engine.library.issues.map(\.description) }
 
-    /// Where the scenarios came from, for start-up output:
-    /// `21 scenarios (built-in 19, /path/Scenarios 2)`.
+    /// Where the scenarios came from, for start-up output: `21 scenarios (built-in 19, /path/Scenarios 2)`, and
+    /// the built-in ones a folder's files replaced by name: `35 scenarios (/repo/Scenarios 35, replacing the built-in
+    /// ones of the same names)` when serving from the repository, whose `Scenarios/` the built-in set is a copy of.
     public var scenarioSummary: String {
         var parts: [String] = []
-        if configuration.includeBuiltInScenarios { parts.append("built-in \(builtInScenarioCount)") }
-        if let directory = configuration.scenariosDirectory { parts.append("\(directory.path) \(directoryScenarioCount)") }
+        if configuration.includeBuiltInScenarios && builtInScenarioCount > 0 { parts.append("built-in \(builtInScenarioCount)") }
+        if let directory = configuration.scenariosDirectory {
+            var part = "\(directory.path) \(directoryScenarioCount)"
+            if replacedBuiltInScenarioCount > 0 {
+                part += builtInScenarioCount == 0 ? ", replacing the built-in ones of the same names"
+                    : ", replacing \(replacedBuiltInScenarioCount) built-in of the same names"
+            }
+            parts.append(part)
+        }
         return "\(builtInScenarioCount + directoryScenarioCount) scenarios (\(parts.isEmpty ? "none" : parts.joined(separator: ", ")))"
     }
 

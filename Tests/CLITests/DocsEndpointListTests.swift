@@ -4,7 +4,7 @@ import XCTest
 
 /// The documents' endpoint lists and counts cannot drift from the wire home (issue #37):
 /// docs/api.md's table and Contracts/README.md's name every endpoint of ``APIEndpoint``, and the
-/// counts Contracts/README.md states are those of `APIEndpoint.allCases` and its contract exclusions.
+/// counts Contracts/README.md and README.md state are those of `APIEndpoint.allCases` and its contract exclusions.
 /// (`vietmap-sim --help` prints the list from the code: HelpCLITests.)
 final class DocsEndpointListTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -45,5 +45,11 @@ final class DocsEndpointListTests: XCTestCase {
         XCTAssertTrue(readme.contains("\(covered.count) of them in the query corpus"),
                       "Contracts/README.md must say '\(covered.count) of them in the query corpus'")
         XCTAssertTrue(readme.contains("the \(excluded) map resources"), "Contracts/README.md must say 'the \(excluded) map resources'")
+    }
+
+    /// README.md's "N REST endpoints": every endpoint that is not a map resource (the ones the contract corpus covers).
+    func testReadmeCountsTheRESTEndpoints() throws {
+        let rest = APIEndpoint.allCases.filter { $0.contractExclusion == nil }.count
+        XCTAssertTrue(try text("README.md").contains("\(rest) REST endpoints"), "README.md must say '\(rest) REST endpoints'")
     }
 }

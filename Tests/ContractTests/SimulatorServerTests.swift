@@ -34,7 +34,9 @@ final class SimulatorServerTests: XCTestCase {
         XCTAssertNotEqual(simulator.port, 0)
         XCTAssertEqual(simulator.builtInScenarioCount, shipped.count - 1)
         XCTAssertEqual(simulator.directoryScenarioCount, 1)
-        XCTAssertEqual(simulator.scenarioSummary, "\(shipped.count) scenarios (built-in \(shipped.count - 1), \(folder.path) 1)")
+        XCTAssertEqual(simulator.replacedBuiltInScenarioCount, 1)
+        XCTAssertEqual(simulator.scenarioSummary,
+                       "\(shipped.count) scenarios (built-in \(shipped.count - 1), \(folder.path) 1, replacing 1 built-in of the same names)")
 
         let route = "api/route/v4?point=10.7725,106.6980&point=10.7800,106.7000&apikey="
         let (status, body) = try await get(URL(string: route + "scenario:empty-route", relativeTo: simulator.baseURL)!)
@@ -52,6 +54,20 @@ final class SimulatorServerTests: XCTestCase {
 
     /// docs/api.md: every answer but the 401 carries `Access-Control-Allow-Origin: *` — the
     /// server layer's own 414 for a URL over the 16 KiB limit too.
+    /// Served from the repository (its own `Scenarios/`, which the built-in set is a copy of), start-up says the
+    /// folder replaced the built-in scenarios, not "built-in 0" (issue #37).
+    func testTheRepositorysOwnScenariosFolderSaysItReplacesTheBuiltInOnes() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = repository.appendingPathComponent("Scenarios")
+        let simulator = try SimulatorServer.start(.init(datasetCacheDirectory: TestDataset.cacheDirectory, scenariosDirectory: folder))
+        defer { simulator.stop() }
+        let count = BuiltInScenarios.files.count
+        XCTAssertEqual(simulator.builtInScenarioCount, 0)
+        XCTAssertEqual(simulator.replacedBuiltInScenarioCount, count)
+        XCTAssertEqual(simulator.scenarioSummary,
+                       "\(count) scenarios (\(folder.path) \(count), replacing the built-in ones of the same names)")
+    }
+
     func testTheServersOwn414CarriesTheCORSHeader() async throws {
         let simulator = try SimulatorServer.start(.init(datasetCacheDirectory: TestDataset.cacheDirectory))
         defer { simulator.stop() }
