@@ -46,6 +46,8 @@ public struct MapPath: Sendable, Equatable {
     static func hasVectorTileShape(_ path: String) -> Bool {
         let prefix: StaticString = "/api/maps/data/"
         let prefixCount = prefix.utf8CodeUnitCount
+        var path = path
+        path.makeContiguousUTF8()
         let utf8 = path.utf8
         guard utf8.count > prefixCount, utf8.count <= maxPathBytes else { return false }
         return utf8.withContiguousStorageIfAvailable { bytes -> Bool in
@@ -61,12 +63,14 @@ public struct MapPath: Sendable, Equatable {
     }
 
     /// The `/`-separated segments after the leading `/`; nil when there are more than `maxSegments` or one is
-    /// empty. One pass over the bytes (every request's endpoint is read from its path, several times).
+    /// empty. One pass over the bytes (every request's endpoint is read from its path, several times): slashes found
+    /// in the contiguous bytes, the segments made from String indices at their offsets (O(1) in a native string).
+    /// A request's path is a native string, so `makeContiguousUTF8` costs nothing; a bridged one is copied once.
     private static func segments(_ path: String) -> [Substring]? {
+        var path = path
+        path.makeContiguousUTF8()
         let utf8 = path.utf8
-        // Slashes found in the contiguous bytes; the segments made from String indices at their offsets (O(1) in a
-        // native string). A string without contiguous bytes (bridged) is walked index by index.
-        let fast = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+        return utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
             var segments: [Substring] = []
             segments.reserveCapacity(maxSegments)
             var start = 1
@@ -77,20 +81,7 @@ public struct MapPath: Sendable, Equatable {
                 start = end + 1
             }
             return segments
-        }
-        if let fast { return fast }
-        var segments: [Substring] = []
-        var start = utf8.index(after: utf8.startIndex)
-        var index = start
-        while true {
-            if index == utf8.endIndex || utf8[index] == UInt8(ascii: "/") {
-                guard index != start, segments.count < maxSegments else { return nil }
-                segments.append(Substring(utf8[start..<index]))
-                if index == utf8.endIndex { return segments }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
+        } ?? nil
     }
 
     // MARK: Shapes
