@@ -33,7 +33,7 @@ struct AutocompleteEndpoint {
         }
     }
 
-    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.text)
         let displayType: DisplayType
         if endpoint.isVersion3 {
@@ -97,7 +97,7 @@ struct AutocompleteEndpoint {
         }
         let withVariant = displayType == .newWithOld || displayType == .oldWithNew
         let style: ResponseRenderer.ItemStyle = endpoint.isVersion3 ? .v3 : .v4(ids: endpoint.family == .search ? .geocode : .autocomplete)
-        return renderer.searchItems(results, format: format, withVariant: withVariant, style: style)
+        return EndpointAnswer(body: renderer.searchItems(results, format: format, withVariant: withVariant, style: style))
     }
 
     /// display_type=3: old format when the text names a pre-2025 unit ("Quận 5", "Phường 4",

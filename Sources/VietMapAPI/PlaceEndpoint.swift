@@ -9,7 +9,7 @@ struct PlaceEndpoint {
     let search: PlaceSearch
     let renderer: ResponseRenderer
 
-    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.refid)
         guard let refID = RefID(decoding: text) else { throw .notFound("unknown refid") }
         let place: PlaceRecord?
@@ -20,6 +20,6 @@ struct PlaceEndpoint {
         }
         let format = endpoint.isVersion3 ? .old : refID.format
         guard let place, place.exists(in: format) else { throw .notFound("unknown refid") }
-        return renderer.placeDetail(place, format: format, version3: endpoint.isVersion3)
+        return EndpointAnswer(body: renderer.placeDetail(place, format: format, version3: endpoint.isVersion3))
     }
 }
