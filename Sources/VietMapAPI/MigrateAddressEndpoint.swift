@@ -11,7 +11,7 @@ import Search
 /// unit of the source scheme is recognised is a 404 `NOT_FOUND` in the `{"code","message"}` shape.
 struct MigrateAddressEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     /// Longer texts are a 400 (an address is a line, not a document).
     static let maxTextLength = 500

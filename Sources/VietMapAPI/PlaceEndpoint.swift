@@ -7,7 +7,7 @@ import Search
 /// conventions whatever the id's format (v3 predates the 2025 units).
 struct PlaceEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.refid)

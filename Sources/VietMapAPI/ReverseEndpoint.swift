@@ -12,7 +12,7 @@ import Search
 /// An empty array only far from every Vietnamese ward (see ``ReverseGeocoder``).
 struct ReverseEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     /// The REV3 doc: "a list that contains up to 10 places".
     static let maxResults = 10

@@ -59,7 +59,7 @@ public final class VietMapService: HTTPResponder {
         self.apiKeys = apiKeys
         frontDoor = FrontDoor(apiKeys: apiKeys)
         self.roadGraph = roadGraph
-        let renderer = ResponseRenderer(admin: search.admin)
+        let renderer = PlaceRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
         place = PlaceEndpoint(search: search, renderer: renderer)
         reverse = ReverseEndpoint(search: search, renderer: renderer)
