@@ -61,6 +61,12 @@ public struct JSONWriter {
         integer(value)
     }
 
+    /// A member with a boolean value.
+    public mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
     /// A member with a number value (as `number(_:)`).
     public mutating func member(_ name: String, number value: Double) {
         key(name)
@@ -83,6 +89,16 @@ public struct JSONWriter {
     public mutating func number(_ value: Double) {
         separate()
         JSONSerializer.writeNumber(value, into: &bytes)
+        afterValue = true
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        if value {
+            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+        } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+        }
         afterValue = true
     }
 

@@ -12,7 +12,7 @@ import TextFolding
 ///   the v3 item keys; `display_type` is not read.
 struct AutocompleteEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     /// At most this many `cats` codes (each a filter term in the search query; live codes look
     /// like `1002-1`, and an app sends a handful).
@@ -33,7 +33,7 @@ struct AutocompleteEndpoint {
         }
     }
 
-    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .autocomplete) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.text)
         let displayType: DisplayType
         if endpoint.isVersion3 {
@@ -96,8 +96,8 @@ struct AutocompleteEndpoint {
             throw APIError.internalFailure(error)
         }
         let withVariant = displayType == .newWithOld || displayType == .oldWithNew
-        let style: ResponseRenderer.ItemStyle = endpoint.isVersion3 ? .v3 : .v4(ids: endpoint.family == .search ? .geocode : .autocomplete)
-        return renderer.searchItems(results, format: format, withVariant: withVariant, style: style)
+        let style: PlaceRenderer.ItemStyle = endpoint.isVersion3 ? .v3 : .v4(ids: endpoint.family == .search ? .geocode : .autocomplete)
+        return EndpointAnswer(body: renderer.searchItems(results, format: format, withVariant: withVariant, style: style))
     }
 
     /// display_type=3: old format when the text names a pre-2025 unit ("Quận 5", "Phường 4",

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPServer
-import JSON
 import Routing
 import VietMapWire
 
@@ -19,9 +18,9 @@ struct DirectionsEndpoint {
     let network: RoadNetwork?
     let limits: RouteEndpoint.Limits
 
-    /// The answer body and how many search states were settled (for `Server-Timing`).
+    /// The answer (`DirectionsRenderer`) and how many search states were settled.
     /// `userAgent` tells how the client orders a `bearings` item (`DirectionsBearingOrder`).
-    func respond(path: String, _ parameters: RequestParameters, userAgent: String?) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
+    func respond(path: String, _ parameters: RequestParameters, userAgent: String?) throws(APIError) -> EndpointAnswer {
         let query = try DirectionsQuery(path: path, parameters, bearingOrder: DirectionsBearingOrder(userAgent: userAgent),
                                         maxPoints: limits.maxPoints,
                                         maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
@@ -51,8 +50,8 @@ struct DirectionsEndpoint {
             DirectionsRenderer.Waypoint(name: query.waypointNames[index] ?? DirectionsRenderer.roadName(graph.name(ofEdge: pair.0.edge)),
                                         location: pair.0.point, distance: pair.0.distance)
         }
-        let body = DirectionsRenderer(query: query, graph: graph).response(route, waypoints: waypoints, uuid: Self.uuid(path: path, query: parameters.query.items))
-        return (body, route.settledNodes)
+        let body = DirectionsRenderer(query: query, graph: graph).answer(route, waypoints: waypoints, uuid: Self.uuid(path: path, query: parameters.query.items))
+        return EndpointAnswer(body: body, settledStates: route.settledNodes)
     }
 
     /// A UUID-shaped identifier of the request (the same request, the same `uuid`: answers stay

@@ -4,9 +4,10 @@ import Polyline
 import Routing
 import VietMapWire
 
-/// A `Route` as a Mapbox Directions v5 answer (`code: Ok`): the keys and JSON types the navigation
-/// SDKs' parsers read (`maps-sdk-directions-ios`, `mapbox-directions-swift`). One v4 instruction is
-/// one step; a leg's steps run from `depart` to `arrive` and their distances sum to the leg's.
+/// A `Route` as a Mapbox Directions v5 answer (`code: Ok`), written as bytes (`JSONWriter`): the keys
+/// and JSON types the navigation SDKs' parsers read (`maps-sdk-directions-ios`, `mapbox-directions-swift`).
+/// One v4 instruction is one step; a leg's steps run from `depart` to `arrive` and their distances sum
+/// to the leg's.
 struct DirectionsRenderer {
     let query: DirectionsQuery
     /// For the roads at each maneuver's junction (`intersections`).
@@ -20,68 +21,84 @@ struct DirectionsRenderer {
         var distance: Double
     }
 
-    func response(_ route: Route, waypoints: [Waypoint], uuid: String) -> JSONValue {
-        .object(JSONObject([
-            ("code", .string(DirectionsCode.ok.rawValue)),
-            ("uuid", .string(uuid)),
-            ("routes", .array([self.route(route)])),
-            ("waypoints", .array(waypoints.map { w in
-                .object(JSONObject([("name", .string(w.name)), ("location", Self.location(w.location)),
-                                    ("distance", .number(Self.round1(w.distance)))]))
-            })),
-        ]))
+    func answer(_ route: Route, waypoints: [Waypoint], uuid: String) -> [UInt8] {
+        let perStep = 400 + (query.voiceInstructions ? 600 : 0) + (query.bannerInstructions ? 300 : 0)
+        var writer = JSONWriter(capacity: 1_024 + route.points.count * (query.geometry == .geojson ? 60 : 16)
+                                    + (query.steps ? route.instructions.count * perStep : 0))
+        writer.beginObject()
+        writer.member("code", DirectionsCode.ok.rawValue)
+        writer.member("uuid", uuid)
+        writer.key("routes")
+        writer.beginArray()
+        self.route(route, into: &writer)
+        writer.endArray()
+        writer.key("waypoints")
+        writer.beginArray()
+        for waypoint in waypoints {
+            writer.beginObject()
+            writer.member("name", waypoint.name)
+            writer.key("location")
+            Self.location(waypoint.location, into: &writer)
+            writer.member("distance", number: Self.round1(waypoint.distance))
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
     }
 
-    func route(_ route: Route) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if query.includesOverview { members.append(("geometry", geometry(route.points[...]))) }
-        var legs: [JSONValue] = []
+    func route(_ route: Route, into writer: inout JSONWriter) {
+        writer.beginObject()
+        if query.includesOverview {
+            writer.key("geometry")
+            geometry(route.points[...], into: &writer)
+        }
+        writer.key("legs")
+        writer.beginArray()
         var remaining = route.instructions[...]
-        for (index, leg) in route.legs.enumerated() {
+        for leg in route.legs {
             // A leg's instructions end with its via (sign 5) or finish (4) instruction.
             let end = remaining.firstIndex { $0.sign == Instruction.reachedVia || $0.sign == Instruction.finish } ?? remaining.endIndex
             let instructions = remaining[..<min(end + 1, remaining.endIndex)]
             remaining = remaining[instructions.endIndex...]
-            legs.append(self.leg(leg, index: index, instructions: Array(instructions), points: route.points))
+            self.leg(leg, instructions: Array(instructions), points: route.points, into: &writer)
         }
-        members += [
-            ("legs", .array(legs)),
-            ("weight_name", "routability"),
-            ("weight", .number(Self.round1(route.weight))),
-            ("duration", .number(Self.round1(Double(route.time) / 1000))),
-            ("distance", .number(Self.round1(route.distance))),
-            ("voiceLocale", .string(Self.voiceLocale)),
-        ]
-        return .object(JSONObject(members))
+        writer.endArray()
+        writer.member("weight_name", "routability")
+        writer.member("weight", number: Self.round1(route.weight))
+        writer.member("duration", number: Self.round1(Double(route.time) / 1000))
+        writer.member("distance", number: Self.round1(route.distance))
+        writer.member("voiceLocale", Self.voiceLocale)
+        writer.endObject()
     }
 
     /// The text is Vietnamese whatever `language` asks.
     static let voiceLocale = "vi"
 
-    func leg(_ leg: RouteLeg, index: Int, instructions: [Instruction], points: [GeoPoint]) -> JSONValue {
-        var steps: [JSONValue] = []
+    func leg(_ leg: RouteLeg, instructions: [Instruction], points: [GeoPoint], into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("summary", summary(instructions))
+        writer.member("weight", number: Self.round1(leg.weight))
+        writer.member("duration", number: Self.round1(Double(leg.time) / 1000))
+        writer.key("steps")
+        writer.beginArray()
         if query.steps {
             var previousName = ""
             for (k, instruction) in instructions.enumerated() {
                 let position: DirectionsManeuver.Position = k == 0 ? .first : (k == instructions.count - 1 ? .last : .middle)
                 let next = k + 1 < instructions.count ? instructions[k + 1] : nil
-                let step = self.step(instruction, position: position, next: next, nextPosition: k + 2 == instructions.count ? .last : .middle,
-                                     points: points, previousName: previousName)
+                step(instruction, position: position, next: next, nextPosition: k + 2 == instructions.count ? .last : .middle,
+                     points: points, previousName: previousName, into: &writer)
                 previousName = Self.roadName(instruction.streetName).isEmpty ? previousName : Self.roadName(instruction.streetName)
-                steps.append(step)
             }
         }
-        var members: [(String, JSONValue)] = [
-            ("summary", .string(summary(instructions))),
-            ("weight", .number(Self.round1(leg.weight))),
-            ("duration", .number(Self.round1(Double(leg.time) / 1000))),
-            ("steps", .array(steps)),
-            ("distance", .number(Self.round1(leg.distance))),
-        ]
+        writer.endArray()
+        writer.member("distance", number: Self.round1(leg.distance))
         if !query.annotations.isEmpty {
-            members.append(("annotation", annotation(leg, instructions: instructions, points: points)))
+            writer.key("annotation")
+            annotation(leg, instructions: instructions, points: points, into: &writer)
         }
-        return .object(JSONObject(members))
+        writer.endObject()
     }
 
     /// The two longest named roads of the leg, in route order (as Mapbox summarises a leg).
@@ -99,50 +116,55 @@ struct DirectionsRenderer {
     }
 
     func step(_ instruction: Instruction, position: DirectionsManeuver.Position, next: Instruction?,
-              nextPosition: DirectionsManeuver.Position, points: [GeoPoint], previousName: String) -> JSONValue {
+              nextPosition: DirectionsManeuver.Position, points: [GeoPoint], previousName: String, into writer: inout JSONWriter) {
         let first = instruction.interval.lowerBound, last = instruction.interval.upperBound
         let here = points[first]
         let before: Double? = position == .first || first == 0 ? nil : Self.azimuth(points[first - 1], here)
         let after: Double? = position == .last || first + 1 >= points.count ? nil : Self.azimuth(here, points[first + 1])
         let maneuver = DirectionsManeuver(instruction, position: position, turn: roundaboutTurn(instruction, before: before, points: points))
-        var maneuverMembers: [(String, JSONValue)] = [
-            ("bearing_after", .integer(Int((after ?? 0).rounded()) % 360)),
-            ("bearing_before", .integer(Int((before ?? 0).rounded()) % 360)),
-            ("location", Self.location(here)),
-        ]
-        if let modifier = maneuver.modifier { maneuverMembers.append(("modifier", .string(modifier))) }
-        maneuverMembers.append(("type", .string(maneuver.type)))
-        maneuverMembers.append(("instruction", .string(instruction.text)))
-        if maneuver.type == "roundabout" || maneuver.type == "exit roundabout", let exit = instruction.exitNumber {
-            maneuverMembers.append(("exit", .integer(exit)))
-        }
         let name = position == .last ? previousName : Self.roadName(instruction.streetName)
         let geometryPoints = position == .last ? [here, here][...] : points[first...max(first, last)]
         let duration = Double(instruction.time) / 1000
-        var members: [(String, JSONValue)] = [
-            ("intersections", .array([intersection(here, node: instruction.node, before: before, after: after, isEnd: position != .middle)])),
-            ("driving_side", "right"),
-            ("geometry", geometry(geometryPoints)),
-            ("mode", .string(Self.mode(query.vehicle))),
-            ("maneuver", .object(JSONObject(maneuverMembers))),
-            ("weight", .number(Self.round1(duration))),
-            ("duration", .number(Self.round1(duration))),
-            ("name", .string(name)),
-            ("distance", .number(Self.round1(instruction.distance))),
-        ]
+        writer.beginObject()
+        writer.key("intersections")
+        writer.beginArray()
+        intersection(here, node: instruction.node, before: before, after: after, isEnd: position != .middle, into: &writer)
+        writer.endArray()
+        writer.member("driving_side", "right")
+        writer.key("geometry")
+        geometry(geometryPoints, into: &writer)
+        writer.member("mode", Self.mode(query.vehicle))
+        writer.key("maneuver")
+        writer.beginObject()
+        writer.member("bearing_after", Int((after ?? 0).rounded()) % 360)
+        writer.member("bearing_before", Int((before ?? 0).rounded()) % 360)
+        writer.key("location")
+        Self.location(here, into: &writer)
+        if let modifier = maneuver.modifier { writer.member("modifier", modifier) }
+        writer.member("type", maneuver.type)
+        writer.member("instruction", instruction.text)
+        if maneuver.type == "roundabout" || maneuver.type == "exit roundabout", let exit = instruction.exitNumber {
+            writer.member("exit", exit)
+        }
+        writer.endObject()
+        writer.member("weight", number: Self.round1(duration))
+        writer.member("duration", number: Self.round1(duration))
+        writer.member("name", name)
+        writer.member("distance", number: Self.round1(instruction.distance))
         if query.voiceInstructions {
-            var spoken: [JSONValue] = []
+            writer.key("voiceInstructions")
+            writer.beginArray()
             if let next, position != .last {
                 for a in DirectionsGuidance.announcements(length: instruction.distance, next: next.text, imperial: query.imperialUnits,
                                                           isDeparture: position == .first, current: instruction.text) {
-                    spoken.append(.object(JSONObject([
-                        ("distanceAlongGeometry", .number(Self.round1(a.distanceBefore))),
-                        ("announcement", .string(a.text)),
-                        ("ssmlAnnouncement", .string(DirectionsGuidance.ssml(a.text))),
-                    ])))
+                    writer.beginObject()
+                    writer.member("distanceAlongGeometry", number: Self.round1(a.distanceBefore))
+                    writer.member("announcement", a.text)
+                    writer.member("ssmlAnnouncement", DirectionsGuidance.ssml(a.text))
+                    writer.endObject()
                 }
             }
-            members.append(("voiceInstructions", .array(spoken)))
+            writer.endArray()
         }
         if query.bannerInstructions {
             // A step's banner shows the maneuver that ends it; the arrive step shows its own.
@@ -155,20 +177,31 @@ struct DirectionsRenderer {
             } else {
                 shown = (instruction, maneuver, 0)
             }
-            var primary: [(String, JSONValue)] = [
-                ("text", .string(shown.0.text)),
-                ("components", .array([.object(JSONObject([("text", .string(shown.0.text)), ("type", "text")]))])),
-                ("type", .string(shown.1.type)),
-            ]
-            if let modifier = shown.1.modifier { primary.append(("modifier", .string(modifier))) }
-            members.append(("bannerInstructions", .array([.object(JSONObject([
-                ("distanceAlongGeometry", .number(Self.round1(shown.2))),
-                ("primary", .object(JSONObject(primary))),
-                ("secondary", .null),
-                ("sub", .null),
-            ]))])))
+            writer.key("bannerInstructions")
+            writer.beginArray()
+            writer.beginObject()
+            writer.member("distanceAlongGeometry", number: Self.round1(shown.2))
+            writer.key("primary")
+            writer.beginObject()
+            writer.member("text", shown.0.text)
+            writer.key("components")
+            writer.beginArray()
+            writer.beginObject()
+            writer.member("text", shown.0.text)
+            writer.member("type", "text")
+            writer.endObject()
+            writer.endArray()
+            writer.member("type", shown.1.type)
+            if let modifier = shown.1.modifier { writer.member("modifier", modifier) }
+            writer.endObject()
+            writer.key("secondary")
+            writer.null()
+            writer.key("sub")
+            writer.null()
+            writer.endObject()
+            writer.endArray()
         }
-        return .object(JSONObject(members))
+        writer.endObject()
     }
 
     /// For roundabout instructions: the heading change from entering to the step's last segment.
@@ -186,7 +219,7 @@ struct DirectionsRenderer {
     /// roundabouts): every road there (`NodeRoad`), ascending, `entry` = the vehicle may leave along it,
     /// `in` = the road arrived by, `out` = the road taken. Elsewhere (a snapped depart/arrive point
     /// inside a road): the arriving and leaving bearings only.
-    func intersection(_ here: GeoPoint, node: Int?, before: Double?, after: Double?, isEnd: Bool) -> JSONValue {
+    func intersection(_ here: GeoPoint, node: Int?, before: Double?, after: Double?, isEnd: Bool, into writer: inout JSONWriter) {
         // (The node comes with the instruction: looking it up by its point cost a snap a step.)
         if !isEnd, let before, let after, let node {
             let roads = graph.roads(atNode: node, vehicle: query.vehicle)
@@ -198,13 +231,21 @@ struct DirectionsRenderer {
             }
             if roads.count >= 2, let inIndex = nearest((before + 180).truncatingRemainder(dividingBy: 360)), let outIndex = nearest(after),
                inIndex != outIndex {
-                return .object(JSONObject([
-                    ("location", Self.location(here)),
-                    ("bearings", .array(roads.map { .integer($0.bearing) })),
-                    ("entry", .array(roads.indices.map { .bool(roads[$0].canLeave || $0 == outIndex) })),
-                    ("in", .integer(inIndex)),
-                    ("out", .integer(outIndex)),
-                ]))
+                writer.beginObject()
+                writer.key("location")
+                Self.location(here, into: &writer)
+                writer.key("bearings")
+                writer.beginArray()
+                for road in roads { writer.integer(road.bearing) }
+                writer.endArray()
+                writer.key("entry")
+                writer.beginArray()
+                for index in roads.indices { writer.bool(roads[index].canLeave || index == outIndex) }
+                writer.endArray()
+                writer.member("in", inIndex)
+                writer.member("out", outIndex)
+                writer.endObject()
+                return
             }
         }
         var bearings: [(value: Int, isIn: Bool)] = []
@@ -212,19 +253,25 @@ struct DirectionsRenderer {
         if let after { bearings.append((Int(after.rounded()) % 360, false)) }
         if bearings.isEmpty { bearings.append((0, false)) }
         bearings.sort { $0.value < $1.value }
-        var members: [(String, JSONValue)] = [
-            ("location", Self.location(here)),
-            ("bearings", .array(bearings.map { .integer($0.value) })),
-            ("entry", .array(bearings.map { .bool(!$0.isIn) })),
-        ]
-        if before != nil, let index = bearings.firstIndex(where: \.isIn) { members.append(("in", .integer(index))) }
-        if after != nil, let index = bearings.firstIndex(where: { !$0.isIn }) { members.append(("out", .integer(index))) }
-        return .object(JSONObject(members))
+        writer.beginObject()
+        writer.key("location")
+        Self.location(here, into: &writer)
+        writer.key("bearings")
+        writer.beginArray()
+        for bearing in bearings { writer.integer(bearing.value) }
+        writer.endArray()
+        writer.key("entry")
+        writer.beginArray()
+        for bearing in bearings { writer.bool(!bearing.isIn) }
+        writer.endArray()
+        if before != nil, let index = bearings.firstIndex(where: \.isIn) { writer.member("in", index) }
+        if after != nil, let index = bearings.firstIndex(where: { !$0.isIn }) { writer.member("out", index) }
+        writer.endObject()
     }
 
     /// Per segment of the leg's line: metres, seconds (each step's time spread over its segments by
     /// length), metres per second, and `unknown` congestion (the simulator has no traffic).
-    func annotation(_ leg: RouteLeg, instructions: [Instruction], points: [GeoPoint]) -> JSONValue {
+    func annotation(_ leg: RouteLeg, instructions: [Instruction], points: [GeoPoint], into writer: inout JSONWriter) {
         var distances: [Double] = [], durations: [Double] = []
         for instruction in instructions {
             let range = instruction.interval
@@ -237,35 +284,60 @@ struct DirectionsRenderer {
                 durations.append(total > 0 ? seconds * length / total : 0)
             }
         }
-        var members: [(String, JSONValue)] = []
+        writer.beginObject()
         for name in query.annotations {
             switch name {
-            case "distance": members.append((name, .array(distances.map { .number(Self.round1($0)) })))
-            case "duration": members.append((name, .array(durations.map { .number(Self.round1($0)) })))
-            case "speed": members.append((name, .array(zip(distances, durations).map { .number($1 > 0 ? Self.round1($0 / $1) : 0) })))
-            case "congestion": members.append((name, .array(distances.map { _ in "unknown" })))
+            case "distance":
+                writer.key(name)
+                writer.beginArray()
+                for distance in distances { writer.number(Self.round1(distance)) }
+                writer.endArray()
+            case "duration":
+                writer.key(name)
+                writer.beginArray()
+                for duration in durations { writer.number(Self.round1(duration)) }
+                writer.endArray()
+            case "speed":
+                writer.key(name)
+                writer.beginArray()
+                for (distance, duration) in zip(distances, durations) { writer.number(duration > 0 ? Self.round1(distance / duration) : 0) }
+                writer.endArray()
+            case "congestion":
+                writer.key(name)
+                writer.beginArray()
+                for _ in distances { writer.string("unknown") }
+                writer.endArray()
             default: break
             }
         }
-        return .object(JSONObject(members))
+        writer.endObject()
     }
 
     /// A line in the asked encoding: polyline6/polyline (latitude first) or GeoJSON ([lng, lat]).
-    func geometry(_ points: ArraySlice<GeoPoint>) -> JSONValue {
+    func geometry(_ points: ArraySlice<GeoPoint>, into writer: inout JSONWriter) {
         switch query.geometry {
         case .polyline6, .polyline:
             let scale = query.geometry == .polyline6 ? 1e6 : 1e5
             let units = points.map { (Int(($0.latitude * scale).rounded()), Int(($0.longitude * scale).rounded())) }
             // Coordinates come from the graph (valid lat/lng), so encoding cannot fail.
-            return .string((try? Polyline.encode(units: units)) ?? "")
+            writer.string((try? Polyline.encode(units: units)) ?? "")
         case .geojson:
-            return .object(JSONObject([("type", "LineString"), ("coordinates", .array(points.map(Self.location)))]))
+            writer.beginObject()
+            writer.member("type", "LineString")
+            writer.key("coordinates")
+            writer.beginArray()
+            for point in points { Self.location(point, into: &writer) }
+            writer.endArray()
+            writer.endObject()
         }
     }
 
     /// `[lng, lat]`, 6 decimals.
-    static func location(_ p: GeoPoint) -> JSONValue {
-        .array([.number((p.longitude * 1e6).rounded() / 1e6), .number((p.latitude * 1e6).rounded() / 1e6)])
+    static func location(_ p: GeoPoint, into writer: inout JSONWriter) {
+        writer.beginArray()
+        writer.number((p.longitude * 1e6).rounded() / 1e6)
+        writer.number((p.latitude * 1e6).rounded() / 1e6)
+        writer.endArray()
     }
 
     static func azimuth(_ a: GeoPoint, _ b: GeoPoint) -> Double { Geo.azimuth(a.latitude, a.longitude, b.latitude, b.longitude) }

@@ -1,13 +1,12 @@
 import VietMapWire
 import Foundation
 import HTTPServer
-import JSON
 import Routing
 
 /// `GET /api/matrix?api-version=1.1&point=lat,lng&point=…&sources=0;1&destinations=2;3&vehicle=car&annotation=…`:
 /// travel times and distances of the fastest paths between points (`TravelMatrix`, one search per source).
 ///
-/// Answer (keys in this order, as the Flutter SDK's `VietmapMatrixModel` reads them):
+/// Answer (`MatrixRenderer`, keys in this order, as the Flutter SDK's `VietmapMatrixModel` reads them):
 /// `{"code":"OK","messages":null,"durations":[[s,…],…],"distances":[[m,…],…]}` — one row per source, one column
 /// per destination, in the requested order. Durations are seconds and distances metres, both rounded to 0.1
 /// (numbers, not integers); an unreachable pair is `null`.
@@ -48,8 +47,8 @@ struct MatrixEndpoint {
         self.limits = limits
     }
 
-    /// The answer body and the search states settled (for `Server-Timing`).
-    func respond(_ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
+    /// The matrix (`MatrixRenderer`) and the search states settled.
+    func respond(_ parameters: RequestParameters) throws(APIError) -> EndpointAnswer {
         let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let count = query.points.count
@@ -74,15 +73,8 @@ struct MatrixEndpoint {
         } catch {
             throw .invalidRequest("too many matrix cells: \(error.requested), at most \(error.maxCells)")
         }
-        func rows(_ value: (TravelMatrix.Cell) -> Double) -> JSONValue {
-            .array((0..<sources.count).map { i in
-                .array((0..<destinations.count).map { j in matrix[i, j].map { .number(RouteRenderer.round1(value($0))) } ?? .null })
-            })
-        }
-        var members: [(String, JSONValue)] = [("code", "OK"), ("messages", .null)]
-        if durations { members.append(("durations", rows(\.seconds))) }
-        if distances { members.append(("distances", rows(\.meters))) }
-        return (.object(JSONObject(members)), matrix.settledStates)
+        return EndpointAnswer(body: MatrixRenderer.answer(matrix, durations: durations, distances: distances),
+                              settledStates: matrix.settledStates)
     }
 
     /// The point indexes of `name`: all points when absent or `all`.

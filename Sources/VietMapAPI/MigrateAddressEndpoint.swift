@@ -11,12 +11,12 @@ import Search
 /// unit of the source scheme is recognised is a 404 `NOT_FOUND` in the `{"code","message"}` shape.
 struct MigrateAddressEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     /// Longer texts are a 400 (an address is a line, not a document).
     static let maxTextLength = 500
 
-    func respond(_ parameters: RequestParameters) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.text)
         guard text.count <= Self.maxTextLength else {
             throw .invalidRequest("parameter 'text' is longer than \(Self.maxTextLength) characters")
@@ -35,6 +35,6 @@ struct MigrateAddressEndpoint {
         guard let migrated = search.migration.migrate(text, direction: direction, focus: focus) else {
             throw .notFound("no administrative unit of the \(direction == .oldToNew ? "old" : "new") scheme recognised in 'text'")
         }
-        return renderer.migratedAddress(migrated)
+        return EndpointAnswer(body: renderer.migratedAddress(migrated))
     }
 }

@@ -7,9 +7,9 @@ import Search
 /// conventions whatever the id's format (v3 predates the 2025 units).
 struct PlaceEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
-    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .place) throws(APIError) -> EndpointAnswer {
         let text = try parameters.required(.refid)
         guard let refID = RefID(decoding: text) else { throw .notFound("unknown refid") }
         let place: PlaceRecord?
@@ -20,6 +20,6 @@ struct PlaceEndpoint {
         }
         let format = endpoint.isVersion3 ? .old : refID.format
         guard let place, place.exists(in: format) else { throw .notFound("unknown refid") }
-        return renderer.placeDetail(place, format: format, version3: endpoint.isVersion3)
+        return EndpointAnswer(body: renderer.placeDetail(place, format: format, version3: endpoint.isVersion3))
     }
 }

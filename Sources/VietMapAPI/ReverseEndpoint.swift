@@ -12,7 +12,7 @@ import Search
 /// An empty array only far from every Vietnamese ward (see ``ReverseGeocoder``).
 struct ReverseEndpoint {
     let search: PlaceSearch
-    let renderer: ResponseRenderer
+    let renderer: PlaceRenderer
 
     /// The REV3 doc: "a list that contains up to 10 places".
     static let maxResults = 10
@@ -23,7 +23,7 @@ struct ReverseEndpoint {
     static let defaultDisplayType = DisplayType.old
 
     /// `endpoint`: `.reverse` (v4) or `.reverseV3` (old format, the v3 keys, no `display_type`).
-    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .reverse) throws(APIError) -> [UInt8] {
+    func respond(_ parameters: RequestParameters, endpoint: APIEndpoint = .reverse) throws(APIError) -> EndpointAnswer {
         let point = Coordinate(lat: try Self.degrees(parameters, .lat, limit: 90), lng: try Self.degrees(parameters, .lng, limit: 180))
         var displayType = Self.defaultDisplayType
         if !endpoint.isVersion3, let raw = try parameters.integer(.displayType) {
@@ -33,11 +33,11 @@ struct ReverseEndpoint {
             displayType = value
         }
         let results = search.geocoder.reverse(ReverseQuery(point: point, limit: Self.maxResults))
-        if endpoint.isVersion3 { return renderer.reverseItemsV3(results, query: point) }
+        if endpoint.isVersion3 { return EndpointAnswer(body: renderer.reverseItemsV3(results, query: point)) }
         let format: AddressFormat = displayType == .new || displayType == .newWithOld || displayType == .both ? .new : .old
-        return renderer.reverseItems(results, query: point, format: format,
-                                     withVariant: displayType == .newWithOld || displayType == .oldWithNew,
-                                     bothAsItems: displayType == .both)
+        return EndpointAnswer(body: renderer.reverseItems(results, query: point, format: format,
+                                                          withVariant: displayType == .newWithOld || displayType == .oldWithNew,
+                                                          bothAsItems: displayType == .both))
     }
 
     /// A required coordinate parameter within ±`limit` degrees.

@@ -1,6 +1,4 @@
 import VietMapWire
-import Foundation
-import JSON
 import Routing
 import Search
 
@@ -17,9 +15,9 @@ struct RouteEndpoint {
     let network: RoadNetwork?
     let limits: Limits
 
-    /// The answer body (a route envelope with `code` "OK", or "ZERO_RESULTS" with `paths: []`) and
-    /// how many search states were settled (for `Server-Timing`).
-    func respond(_ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int) {
+    /// The route envelope with `code` "OK" (`RouteRenderer`), or "ZERO_RESULTS" with `paths: []`, and
+    /// how many search states were settled.
+    func respond(_ parameters: RequestParameters) throws(APIError) -> EndpointAnswer {
         let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let (texts, points, vehicle, options, encoded) = (query.pointTexts, query.points, query.vehicle, query.options, query.encoded)
@@ -33,17 +31,13 @@ struct RouteEndpoint {
             case .pointNotFound(let index):
                 throw .invalidRequest("Cannot find point \(index): \(texts[index]) (no road for \(vehicle.name) within \(Int(limits.maxSnapDistanceMeters)) m)")
             case .noRoute:
-                return (Self.envelope(code: "ZERO_RESULTS", messages: "Connection between locations not found", paths: []), 0)
+                return EndpointAnswer(body: RouteRenderer.zeroResults, settledStates: 0)
             case .tooManyPoints(let max):
                 throw APIError(status: 400, code: "MAX_POINTS_EXCEED", message: "too many points: \(texts.count), at most \(max)")
             case .tooFewPoints:
                 throw .invalidRequest("at least 2 'point' parameters are required")
             }
         }
-        return (Self.envelope(code: "OK", messages: nil, paths: [RouteRenderer.path(route, encoded: encoded)]), route.settledNodes)
-    }
-
-    static func envelope(code: String, messages: String?, paths: [JSONValue]) -> JSONValue {
-        .object(JSONObject([("license", "vietmap"), ("code", .string(code)), ("messages", .string(messages)), ("paths", .array(paths))]))
+        return EndpointAnswer(body: RouteRenderer.answer(route, encoded: encoded), settledStates: route.settledNodes)
     }
 }

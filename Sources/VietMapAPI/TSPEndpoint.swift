@@ -1,6 +1,4 @@
 import VietMapWire
-import Foundation
-import JSON
 import Routing
 
 /// `GET /api/tsp?api-version=1.1&point=…&vehicle=…&points_encoded=…&round_trip=true|false` (JS SDK `tsp`), also
@@ -18,8 +16,8 @@ import Routing
 /// - `optimize` is accepted and ignored: this endpoint always optimizes (the SDK sends `optimize=false` by
 ///   default, which would make the call pointless otherwise).
 /// - The visiting order is NOT put in the body (no VietMap document has a `points_order` key and clients that
-///   check the path's keys would break); `respond` returns it beside the body so the service can send it in a
-///   header, e.g. `X-VietMap-Sim-Points-Order: 0,2,1,3`.
+///   check the path's keys would break); the answer carries it for a header (`EndpointAnswer.pointsOrder`),
+///   e.g. `X-VietMap-Sim-Points-Order: 0,2,1,3`.
 /// - Like route v4: at most `Limits.maxPoints` points (MAX_POINTS_EXCEED), an unsnappable point is 400
 ///   "Cannot find point i", an order that cannot be driven is `ZERO_RESULTS` with `paths: []`.
 struct TSPEndpoint {
@@ -39,9 +37,9 @@ struct TSPEndpoint {
         self.limits = limits
     }
 
-    /// The answer body, the search states settled (matrix and route) and the visiting order (indexes into the
+    /// The route envelope, the search states settled (matrix and route) and the visiting order (indexes into the
     /// request's points, start first; a round trip's return is not repeated; empty for ZERO_RESULTS).
-    func respond(_ parameters: RequestParameters) throws(APIError) -> (body: JSONValue, settledNodes: Int, order: [Int]) {
+    func respond(_ parameters: RequestParameters) throws(APIError) -> EndpointAnswer {
         let query = try RoutingQuery(parameters, minPoints: 2, maxPoints: limits.maxPoints,
                                      maxSnapDistanceMeters: limits.maxSnapDistanceMeters)
         let count = query.points.count
@@ -59,15 +57,15 @@ struct TSPEndpoint {
             case .pointNotFound(let index):
                 throw .invalidRequest("Cannot find point \(index): \(query.pointTexts[index]) (no road for \(query.vehicle.name) within \(Int(limits.maxSnapDistanceMeters)) m)")
             case .noRoute:
-                return (RouteEndpoint.envelope(code: "ZERO_RESULTS", messages: "Connection between locations not found", paths: []), 0, [])
+                return EndpointAnswer(body: RouteRenderer.zeroResults, settledStates: 0)
             case .tooManyPoints(let max):
                 throw APIError(status: 400, code: "MAX_POINTS_EXCEED", message: "too many points: \(count), at most \(max)")
             case .tooFewPoints:
                 throw .invalidRequest("at least 2 'point' parameters are required")
             }
         }
-        let body = RouteEndpoint.envelope(code: "OK", messages: nil, paths: [RouteRenderer.path(tour.route, encoded: query.encoded)])
-        return (body, tour.matrix.settledStates + tour.route.settledNodes, tour.plan.order)
+        return EndpointAnswer(body: RouteRenderer.answer(tour.route, encoded: query.encoded),
+                              settledStates: tour.matrix.settledStates + tour.route.settledNodes, pointsOrder: tour.plan.order)
     }
 
     /// One point index, nil when `name` is absent.

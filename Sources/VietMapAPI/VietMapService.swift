@@ -3,7 +3,6 @@ import VietMapWire
 import Foundation
 import HTTPServer
 import VietMapWireHTTP
-import JSON
 import Routing
 import Search
 
@@ -60,7 +59,7 @@ public final class VietMapService: HTTPResponder {
         self.apiKeys = apiKeys
         frontDoor = FrontDoor(apiKeys: apiKeys)
         self.roadGraph = roadGraph
-        let renderer = ResponseRenderer(admin: search.admin)
+        let renderer = PlaceRenderer(admin: search.admin)
         autocomplete = AutocompleteEndpoint(search: search, renderer: renderer)
         place = PlaceEndpoint(search: search, renderer: renderer)
         reverse = ReverseEndpoint(search: search, renderer: renderer)
@@ -160,50 +159,35 @@ public final class VietMapService: HTTPResponder {
         case .autocomplete, .search, .place, .reverse, .migrateAddress: cached = cache.isEnabled
         }
         let cacheKey = cached ? ResponseCache.key(path: endpoint.path, items: request.query.items) : nil
-        if let cacheKey, let body = cache.body(for: cacheKey) { return APIResponses.json(body, status: 200) }
+        if let cacheKey, let body = cache.body(for: cacheKey) { return EndpointAnswer(body: body).response }
         do throws(APIError) {
-            let body: [UInt8]
+            let answer: EndpointAnswer
             switch endpoint {
             case .autocomplete, .autocompleteV3, .search, .searchV3:
-                body = try autocomplete.respond(parameters, endpoint: endpoint)
+                answer = try autocomplete.respond(parameters, endpoint: endpoint)
             case .place, .placeV3:
-                body = try place.respond(parameters, endpoint: endpoint)
+                answer = try place.respond(parameters, endpoint: endpoint)
             case .route, .routeV3, .routeV1:
-                let (routeBody, settled) = try route.respond(parameters)
-                return Self.searched(routeBody, settled: settled)
+                answer = try route.respond(parameters)
             case .directionsV5:
-                let (directionsBody, settled) = try directions.respond(path: request.path, parameters, userAgent: request.headers["User-Agent"])
-                return Self.searched(directionsBody, settled: settled)
+                answer = try directions.respond(path: request.path, parameters, userAgent: request.headers["User-Agent"])
             case .reverse, .reverseV3:
-                body = try reverse.respond(parameters, endpoint: endpoint)
+                answer = try reverse.respond(parameters, endpoint: endpoint)
             case .migrateAddress:
-                body = try migrate.respond(parameters)
+                answer = try migrate.respond(parameters)
             case .matrix, .matrixV4:
-                let (matrixBody, settled) = try matrix.respond(parameters)
-                return Self.searched(matrixBody, settled: settled)
+                answer = try matrix.respond(parameters)
             case .tsp, .tspV3:
-                let (tspBody, settled, order) = try tsp.respond(parameters)
-                var response = Self.searched(tspBody, settled: settled)
-                // The visiting order is no documented key of the answer: a header, for the dashboard and tests.
-                if !order.isEmpty { response.headers.set(Self.pointsOrderHeader, order.map(String.init).joined(separator: ",")) }
-                return response
+                answer = try tsp.respond(parameters)
             case .mapStyle, .mapTileJSON, .vectorTile, .rasterTile, .glyphs, .sprite:
                 return map.respond(to: request, endpoint: endpoint)
             }
-            let data = Data(body)
-            if let cacheKey { cache.store(data, for: cacheKey) }
-            return APIResponses.json(data, status: 200)
+            if let cacheKey { cache.store(answer.body, for: cacheKey) }
+            return answer.response
         } catch {
             if error.status >= 500 { logFailure(error, request: request) }
             return APIResponses.error(error, for: endpoint)
         }
-    }
-
-    /// A road-graph answer (route, matrix, TSP): not cached, its settled search states in `Server-Timing`.
-    private static func searched(_ body: JSONValue, settled: Int) -> HTTPResponse {
-        var response = APIResponses.json(body, status: 200)
-        response.headers.set("Server-Timing", "search;desc=\"settled \(settled)\"")
-        return response
     }
 
     /// One line: `vietmap-sim: 500 GET /api/place/v4: <cause>` (the query is left out: it holds the key).

@@ -1,5 +1,3 @@
-import JSON
-
 /// A failure the API reports to the client: an HTTP status plus VietMap's error `code` and a message.
 /// Statuses and codes follow section 8.6 of the reference (the simulator's documented choices).
 public struct APIError: Error, Sendable, Equatable {
@@ -38,8 +36,8 @@ public struct APIError: Error, Sendable, Equatable {
     }
 
     /// The body in `envelope`'s shape.
-    public func body(_ envelope: ErrorEnvelope) -> JSONValue { envelope.body(code: code, message: message) }
+    public func body(_ envelope: ErrorEnvelope) -> [UInt8] { envelope.body(code: code, message: message) }
 
     /// The body in the shape of `endpoint`'s family (`{"code","message"}` for no endpoint).
-    public func body(for endpoint: APIEndpoint?) -> JSONValue { body(ErrorEnvelope.of(endpoint)) }
+    public func body(for endpoint: APIEndpoint?) -> [UInt8] { body(ErrorEnvelope.of(endpoint)) }
 }

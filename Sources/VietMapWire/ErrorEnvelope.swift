@@ -13,23 +13,45 @@ public enum ErrorEnvelope: String, Sendable, CaseIterable {
     case matrix
     case mapbox
 
-    /// The body for `code` with `message`.
-    public func body(code: String, message: String) -> JSONValue {
+    /// The body for `code` with `message`, written as bytes (`JSONWriter`) as every answer's JSON.
+    public func body(code: String, message: String) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + message.utf8.count)
+        writer.beginObject()
         switch self {
         case .codeMessage:
-            return .object(JSONObject([("code", .string(code)), ("message", .string(message))]))
+            writer.member("code", code)
+            writer.member("message", message)
         case .route:
-            let paths: JSONValue = code == APIErrorCode.zeroResults.rawValue ? .array([]) : .null
-            return .object(JSONObject([("license", "vietmap"), ("code", .string(code)), ("messages", .string(message)), ("paths", paths)]))
+            writer.member("license", "vietmap")
+            writer.member("code", code)
+            writer.member("messages", message)
+            writer.key("paths")
+            if code == APIErrorCode.zeroResults.rawValue {
+                writer.beginArray()
+                writer.endArray()
+            } else {
+                writer.null()
+            }
         case .matrix:
-            return .object(JSONObject([("code", .string(code)), ("messages", .string(message)), ("durations", .null), ("distances", .null)]))
+            writer.member("code", code)
+            writer.member("messages", message)
+            writer.key("durations")
+            writer.null()
+            writer.key("distances")
+            writer.null()
         case .mapbox:
             let translated = DirectionsCode(translating: code)
-            var members: [(String, JSONValue)] = [("code", .string(translated.rawValue)), ("message", .string(message))]
+            writer.member("code", translated.rawValue)
+            writer.member("message", message)
             // The 200 failures keep `routes` (empty): mapbox-java's DirectionsResponse requires it.
-            if translated == .noRoute || translated == .noSegment { members.append(("routes", .array([]))) }
-            return .object(JSONObject(members))
+            if translated == .noRoute || translated == .noSegment {
+                writer.key("routes")
+                writer.beginArray()
+                writer.endArray()
+            }
         }
+        writer.endObject()
+        return writer.bytes
     }
 
     /// The envelope of `endpoint`; `{"code","message"}` for a path that is no endpoint.

@@ -32,7 +32,7 @@ public enum APIResponses {
     /// `error` in `endpoint`'s envelope (`{"code","message"}` for no endpoint), `Retry-After`
     /// on a 429 (the error's own seconds, else an hour).
     public static func error(_ error: APIError, for endpoint: APIEndpoint?) -> HTTPResponse {
-        var response = json(error.body(for: endpoint), status: error.status)
+        var response = json(Data(error.body(for: endpoint)), status: error.status)
         if error.status == 429 { response.headers.set("Retry-After", String(max(1, error.retryAfterSeconds ?? 3600))) }
         if error.status == 405 { response.headers.set("Allow", APIEndpoint.allowedMethods) }
         return response

@@ -47,6 +47,41 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(JSONSerializer.string(.string("\u{1F}\"")), #""\u001f\"""#)
     }
 
+    /// The writer prints every number, boolean and string exactly as the serializer prints the same `JSONValue`
+    /// (the route, matrix, TSP and Directions answers moved from trees to the writer and must not change a byte):
+    /// integral doubles below 1e15 without a fraction, from 1e15 Swift's `description` ("1000000000000000.0", an
+    /// exponent beyond 2^53), -0 as "0", non-finite as null, the shortest round-tripping digits otherwise;
+    /// integers as `String(Int)`.
+    func testWriterPrintsValuesAsTheSerializer() {
+        let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 4999.1, -2.42, 0.1 + 0.2, 1e-7, 5e-324, 106.700812, 10.776923,
+                                 999_999_999_999_999, 1e15, -1e15, 1.5e15, 2e20, 9_007_199_254_740_993, .greatestFiniteMagnitude,
+                                 .nan, .infinity, -.infinity, (4.999_95 * 10).rounded() / 10, Double(351_400) / 1000]
+        let expected = ["0", "0", "1", "-1", "0.5", "4999.1", "-2.42", "0.30000000000000004", "1e-07", "5e-324", "106.700812",
+                        "10.776923", "999999999999999", "1000000000000000.0", "-1000000000000000.0", "1500000000000000.0", "2e+20",
+                        "9007199254740992.0", "1.7976931348623157e+308", "null", "null", "null", "5", "351.4"]
+        for (value, text) in zip(doubles, expected) {
+            var writer = JSONWriter()
+            writer.number(value)
+            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), text, "\(value)")
+            XCTAssertEqual(writer.bytes, JSONSerializer.bytes(.number(value)), "\(value)")
+        }
+        for value in [0, -7, 351_400, Int.max, Int.min] {
+            var writer = JSONWriter()
+            writer.integer(value)
+            XCTAssertEqual(writer.bytes, JSONSerializer.bytes(.integer(value)))
+            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
+        }
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.bool(true); writer.bool(false)
+        writer.string("Đường \"Lê Lợi\"\u{7F}\u{0}/"); writer.null()
+        writer.beginObject(); writer.member("exited", true); writer.member("n", number: -0.0); writer.endObject()
+        writer.endArray()
+        XCTAssertEqual(writer.bytes, JSONSerializer.bytes([.bool(true), .bool(false), .string("Đường \"Lê Lợi\"\u{7F}\u{0}/"), .null,
+                                                           .object(JSONObject([("exited", .bool(true)), ("n", .number(-0.0))]))]))
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), #"[true,false,"Đường \"Lê Lợi\"\#u{7F}\u0000/",null,{"exited":true,"n":0}]"#)
+    }
+
     func testNumbers() throws {
         XCTAssertEqual(JSONSerializer.string(.number(0.06911172534949989)), "0.06911172534949989")
         XCTAssertEqual(JSONSerializer.string(.number(12)), "12")

@@ -5,7 +5,7 @@ import JSON
 @testable import VietMapAPI
 import XCTest
 
-/// `MatrixEndpoint` and `TSPEndpoint` called directly (not yet wired into `VietMapService`) on the default
+/// `MatrixEndpoint` and `TSPEndpoint` called directly (not through `VietMapService`) on the default
 /// dataset's road graph, checked against `RouteEndpoint` for the same points.
 final class MatrixTSPEndpointTests: XCTestCase {
     static let network = SimulatorHarness.shared.service.roadGraph.map(RoadNetwork.init(graph:))
@@ -29,8 +29,13 @@ final class MatrixTSPEndpointTests: XCTestCase {
 
     /// Route v4's path for `points` (in that order).
     func routePath(_ points: [String]) throws -> JSONValue {
-        let body = try routeEndpoint().respond(parameters([("points_encoded", "false")], points: points)).body
+        let body = try JSONParser.parse(routeEndpoint().respond(parameters([("points_encoded", "false")], points: points)).body)
         return try XCTUnwrap(body["paths"]?[0])
+    }
+
+    /// An answer's body, parsed, its settled search states and its points order.
+    func parsed(_ answer: EndpointAnswer) throws -> (body: JSONValue, settled: Int, order: [Int]) {
+        (try JSONParser.parse(answer.body), try XCTUnwrap(answer.settledStates, "a road-graph answer reports its search"), answer.pointsOrder)
     }
 
     func expectError(_ items: [(String, String)], mentioning words: [String], code: String = "INVALID_REQUEST",
@@ -48,8 +53,9 @@ final class MatrixTSPEndpointTests: XCTestCase {
     }
 
     func testMatrixShapeAndCellsAgreeWithRoute() throws {
-        let (body, settled) = try matrixEndpoint().respond(parameters([("api-version", "1.1"), ("sources", "0;1"),
-                                                                       ("destinations", "2;3;4"), ("vehicle", "car")]))
+        let (body, settled, order) = try parsed(matrixEndpoint().respond(parameters([("api-version", "1.1"), ("sources", "0;1"),
+                                                                                     ("destinations", "2;3;4"), ("vehicle", "car")])))
+        XCTAssertEqual(order, [], "only TSP reports an order")
         XCTAssertEqual(body.objectValue?.keys, ["code", "messages", "durations", "distances"])
         XCTAssertEqual(body["code"], "OK")
         XCTAssertEqual(body["messages"], .null)
@@ -72,18 +78,18 @@ final class MatrixTSPEndpointTests: XCTestCase {
     }
 
     func testMatrixDefaultsAnnotationsAndSeparators() throws {
-        let all = try matrixEndpoint().respond(parameters([])).body
+        let all = try parsed(matrixEndpoint().respond(parameters([]))).body
         let durations = try XCTUnwrap(all["durations"]?.arrayValue)
         XCTAssertEqual(durations.count, 5)
         for i in 0..<5 {
             XCTAssertEqual(durations[i].arrayValue?.count, 5)
-            XCTAssertEqual(durations[i][i], .number(0), "a point to itself")
+            XCTAssertEqual(durations[i][i]?.doubleValue, 0, "a point to itself")
         }
-        XCTAssertEqual(try matrixEndpoint().respond(parameters([("sources", "all"), ("destinations", "0,1,2,3,4")])).body, all)
-        let onlyDistance = try matrixEndpoint().respond(parameters([("sources", "1"), ("annotation", "distance")])).body
+        XCTAssertEqual(try parsed(matrixEndpoint().respond(parameters([("sources", "all"), ("destinations", "0,1,2,3,4")]))).body, all)
+        let onlyDistance = try parsed(matrixEndpoint().respond(parameters([("sources", "1"), ("annotation", "distance")]))).body
         XCTAssertEqual(onlyDistance.objectValue?.keys, ["code", "messages", "distances"])
         XCTAssertEqual(onlyDistance["distances"]?[0], all["distances"]?[1])
-        let onlyDuration = try matrixEndpoint().respond(parameters([("sources", "3;3"), ("annotation", "duration")])).body
+        let onlyDuration = try parsed(matrixEndpoint().respond(parameters([("sources", "3;3"), ("annotation", "duration")]))).body
         XCTAssertEqual(onlyDuration.objectValue?.keys, ["code", "messages", "durations"])
         XCTAssertEqual(onlyDuration["durations"]?[1], all["durations"]?[3])
     }
@@ -109,8 +115,8 @@ final class MatrixTSPEndpointTests: XCTestCase {
     }
 
     func testTSPRoundTripIsARouteNoSlowerThanTheGivenOrder() throws {
-        let (body, settled, order) = try tspEndpoint().respond(parameters([("api-version", "1.1"), ("vehicle", "car"),
-                                                                           ("points_encoded", "false")]))
+        let (body, settled, order) = try parsed(tspEndpoint().respond(parameters([("api-version", "1.1"), ("vehicle", "car"),
+                                                                                  ("points_encoded", "false")])))
         XCTAssertEqual(body.objectValue?.keys, ["license", "code", "messages", "paths"])
         XCTAssertEqual(body["code"], "OK")
         XCTAssertGreaterThan(settled, 0)
@@ -128,12 +134,12 @@ final class MatrixTSPEndpointTests: XCTestCase {
         let given = try XCTUnwrap(routePath(Self.points + [Self.points[0]])["time"]?.intValue)
         XCTAssertLessThanOrEqual(try XCTUnwrap(path["time"]?.intValue), given + 5)
         // Deterministic; `roundtrip` is the same switch.
-        XCTAssertEqual(try tspEndpoint().respond(parameters([("points_encoded", "false"), ("roundtrip", "true")])).order, order)
+        XCTAssertEqual(try tspEndpoint().respond(parameters([("points_encoded", "false"), ("roundtrip", "true")])).pointsOrder, order)
     }
 
     func testTSPOneWayWithStartAndEnd() throws {
-        let (body, _, order) = try tspEndpoint().respond(parameters([("roundtrip", "false"), ("sources", "1"),
-                                                                     ("destinations", "3"), ("points_encoded", "false")]))
+        let (body, _, order) = try parsed(tspEndpoint().respond(parameters([("roundtrip", "false"), ("sources", "1"),
+                                                                            ("destinations", "3"), ("points_encoded", "false")])))
         XCTAssertEqual(order.first, 1)
         XCTAssertEqual(order.last, 3)
         XCTAssertEqual(order.sorted(), [0, 1, 2, 3, 4])
@@ -141,7 +147,7 @@ final class MatrixTSPEndpointTests: XCTestCase {
         XCTAssertEqual(path, try routePath(order.map { Self.points[$0] }))
         XCTAssertEqual(path["snapped_waypoints"]?["coordinates"]?.arrayValue?.count, 5)
         // Encoded by default, as route v4.
-        let encoded = try tspEndpoint().respond(parameters([("round_trip", "false")])).body
+        let encoded = try parsed(tspEndpoint().respond(parameters([("round_trip", "false")]))).body
         XCTAssertEqual(encoded["paths"]?[0]?["points_encoded"], .bool(true))
         XCTAssertNotNil(encoded["paths"]?[0]?["points"]?.stringValue)
     }

@@ -1,10 +1,11 @@
 import JSON
 import Search
 
-/// Turns domain values into the live API's JSON shapes, keys in the live order. Writes the bytes
-/// directly (`JSONWriter`): these are the hot answers, and a `JSONValue` tree per item would only
-/// be built to be serialized.
-struct ResponseRenderer {
+/// The place answers in the live API's JSON shapes, keys in the live order: autocomplete and search
+/// items, reverse items, the place object, the migrated address. Writes the bytes directly
+/// (`JSONWriter`), as every answer's renderer: a `JSONValue` tree per item would only be built to be
+/// serialized.
+struct PlaceRenderer {
     let admin: AdminDirectory
 
     /// How one endpoint version writes its items.
