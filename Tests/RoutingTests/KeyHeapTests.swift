@@ -9,7 +9,7 @@ final class KeyHeapTests: XCTestCase {
         var random = SeededGenerator(seed: 38)
         for round in 0..<50 {
             // Few distinct keys (integers as the contraction's priorities, halves as costs): many ties.
-            let pairs = (0..<(round * 40 + 1)).map { _ in
+            let pairs = (0..<(round * 16 + 1)).map { _ in
                 (Double(Int.random(in: -20...20, using: &random)) / 2, Int32.random(in: 0..<100, using: &random))
             }
             let heap = KeyHeap()
