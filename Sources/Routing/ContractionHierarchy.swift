@@ -123,7 +123,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
         var wDist = [Double](repeating: .infinity, count: S)
         var wStamp = [UInt32](repeating: 0, count: S)
         var wGen: UInt32 = 0
-        let heap = KeyHeap()
+        let heap = SearchHeap()
         var contracted = [Bool](repeating: false, count: S)
         // Targets of the current witness search (`targetStamp[x] == wGen`), and how many are not settled yet.
         var targetStamp = [UInt32](repeating: 0, count: S)
@@ -219,9 +219,9 @@ public final class ContractionHierarchy: @unchecked Sendable {
             return 2 * edgeDifference[Int(v)] + deleted[Int(v)] + level[Int(v)]
         }
 
-        // Queue of (priority, state), lowest priority first and ties by state (the heap's total order: the
-        // contraction order is fixed by the priorities); lazy: stale entries (priority changed) are skipped.
-        let queue = KeyHeap()
+        // Queue of (priority, state), lowest priority first and ties by state (a total order: the contraction
+        // order is fixed by the priorities); lazy: stale entries (priority changed) are skipped.
+        let queue = KeyHeap<EqualKeysByState>()
         for v in 0..<S {
             priority[v] = computePriority(Int32(v))
             queue.push(Double(priority[v]), Int32(v))

@@ -1,9 +1,8 @@
-/// The routing's binary min-heap of (Double key, Int32 state), lazy deletion: A*, Dijkstra of the travel matrices,
-/// both half-searches of a contraction-hierarchy query, the contraction's witness searches and its order (the Int32
-/// priority as a Double, exact). A total order: equal keys pop by state, so what comes out is fixed by what went in,
-/// not by the heap's layout (the contraction order, hence a hierarchy's bytes, depends on it). Pointer storage (no
+/// The routing's one binary min-heap of (Double key, Int32 state), lazy deletion: A*, Dijkstra of the travel
+/// matrices, both half-searches of a contraction-hierarchy query, the contraction's witness searches and its order
+/// (the Int32 priority as a Double, exact). Entries of equal keys come out as `Ties` says. Pointer storage (no
 /// exclusivity checks on the hot path).
-final class KeyHeap {
+final class KeyHeap<Ties: EqualKeyOrder> {
     var key: UnsafeMutablePointer<Double> = .allocate(capacity: 1)
     var state: UnsafeMutablePointer<Int32> = .allocate(capacity: 1)
     var count = 0
@@ -13,9 +12,10 @@ final class KeyHeap {
     /// The smallest key; infinity when empty.
     @inline(__always) var minKey: Double { count > 0 ? key[0] : .infinity }
 
-    /// Whether (k1, s1) comes out before (k2, s2): by key, then by state.
+    /// Whether (k1, s1) comes out before (k2, s2): by key, then as `Ties` says (`EqualKeysAsLaid`: never, so
+    /// this is `k1 < k2`, one comparison).
     @inline(__always) static func precedes(_ k1: Double, _ s1: Int32, _ k2: Double, _ s2: Int32) -> Bool {
-        k1 < k2 || (k1 == k2 && s1 < s2)
+        k1 < k2 || (k1 == k2 && Ties.before(s1, s2))
     }
 
     @inline(__always) func push(_ k: Double, _ s: Int32) {
@@ -59,3 +59,24 @@ final class KeyHeap {
         return top
     }
 }
+
+/// How a `KeyHeap` orders two entries of equal keys (a type parameter: the choice costs nothing at run time).
+protocol EqualKeyOrder {
+    /// Whether state `a` comes out before state `b` when their keys are equal.
+    static func before(_ a: Int32, _ b: Int32) -> Bool
+}
+
+/// Equal keys in the order the heap's layout gives them (a new entry after the equal ones above it): the
+/// searches, where any order of equal keys finds the same distances and one comparison is cheapest.
+enum EqualKeysAsLaid: EqualKeyOrder {
+    @inline(__always) static func before(_ a: Int32, _ b: Int32) -> Bool { false }
+}
+
+/// Equal keys by state: a total order, so what comes out is fixed by what went in, not by the heap's layout. The
+/// contraction order (and so a hierarchy's bytes) is made with it.
+enum EqualKeysByState: EqualKeyOrder {
+    @inline(__always) static func before(_ a: Int32, _ b: Int32) -> Bool { a < b }
+}
+
+/// The searches' heap.
+typealias SearchHeap = KeyHeap<EqualKeysAsLaid>

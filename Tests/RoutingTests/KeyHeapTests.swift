@@ -2,8 +2,8 @@ import SeededRandom
 import XCTest
 @testable import Routing
 
-/// The routing's one heap pops in (key, state) order whatever the order of the pushes: the contraction order (and so
-/// a hierarchy's bytes) depends on it.
+/// The routing's one heap: with `EqualKeysByState` it pops in (key, state) order whatever the order of the pushes
+/// (the contraction order, and so a hierarchy's bytes, depends on it); the searches' `SearchHeap` pops by key.
 final class KeyHeapTests: XCTestCase {
     func testPopsByKeyThenStateWhateverThePushOrder() {
         var random = SeededGenerator(seed: 38)
@@ -12,7 +12,7 @@ final class KeyHeapTests: XCTestCase {
             let pairs = (0..<(round * 16 + 1)).map { _ in
                 (Double(Int.random(in: -20...20, using: &random)) / 2, Int32.random(in: 0..<100, using: &random))
             }
-            let heap = KeyHeap()
+            let heap = KeyHeap<EqualKeysByState>()
             // Interleaved pushes and pops, as the searches do: each pop is the first of what is in, by key then state.
             var inside: [(Double, Int32)] = []
             var pushed = 0
@@ -39,6 +39,34 @@ final class KeyHeapTests: XCTestCase {
             let sorted = pairs.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
             XCTAssertEqual(popped.map(\.0), sorted.map(\.0), "round \(round)")
             XCTAssertEqual(popped.map(\.1), sorted.map(\.1), "round \(round)")
+        }
+    }
+
+    func testTheSearchHeapPopsByKey() {
+        var random = SeededGenerator(seed: 36)
+        for round in 0..<50 {
+            let heap = SearchHeap()
+            var inside: [Double] = []
+            for _ in 0..<(round * 16 + 1) {
+                if heap.count == 0 || Bool.random(using: &random) || Bool.random(using: &random) {
+                    let k = Double(Int.random(in: -20...20, using: &random)) / 2
+                    heap.push(k, Int32.random(in: 0..<100, using: &random))
+                    inside.append(k)
+                    continue
+                }
+                let least = inside.min()!
+                XCTAssertEqual(heap.minKey, least)
+                XCTAssertEqual(heap.pop().0, least, "round \(round)")
+                inside.remove(at: inside.firstIndex(of: least)!)
+            }
+            var last = -Double.infinity
+            while heap.count > 0 {
+                let (k, _) = heap.pop()
+                XCTAssertGreaterThanOrEqual(k, last)
+                last = k
+                inside.remove(at: inside.firstIndex(of: k)!)
+            }
+            XCTAssertTrue(inside.isEmpty)
         }
     }
 }
