@@ -57,10 +57,27 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    /// ASCII case-insensitive comparison of header names (ASCII tokens), without allocating.
+    /// Room for `count` fields in all (a request's head says how many it has).
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
+    /// ASCII case-insensitive comparison of header names (ASCII tokens), without allocating;
+    /// over the two names' UTF-8 bytes in place (native strings, the usual case).
     public static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        guard a.utf8.count == b.utf8.count else { return false }
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                for i in x.indices where !sameLetter(x[i], y[i]) { return false }
+                return true
+            }
         }
+        if let inPlace, let same = inPlace { return same }
+        return a.utf8.elementsEqual(b.utf8, by: sameLetter)
+    }
+
+    /// Equal bytes, or the same ASCII letter in either case.
+    @inline(__always) private static func sameLetter(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
     }
 }

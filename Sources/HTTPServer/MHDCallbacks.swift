@@ -160,6 +160,8 @@ func accessHandler(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?
 /// Collects the request headers in the order received.
 private func requestHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
     let collector = HeaderCollector()
+    // One allocation for the fields: MHD counts them without an iterator.
+    collector.headers.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
     withExtendedLifetime(collector) {
         _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader,
                                       Unmanaged.passUnretained(collector).toOpaque())

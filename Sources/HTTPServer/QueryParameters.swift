@@ -63,6 +63,13 @@ public struct QueryParameters: Sendable, Equatable {
         var items: [(name: String, value: String)] = []
         var start = 0
         let count = bytes.count
+        // One allocation for a usual query: at most one parameter more than there are `&` (room for
+        // 16 at first, so a URL of empty `&&&…` parts reserves nothing large).
+        if count > 0 {
+            var separators = 0
+            for byte in bytes where byte == UInt8(ascii: "&") { separators += 1 }
+            items.reserveCapacity(min(separators + 1, 16))
+        }
         while start < count {
             var end = start
             var equals = -1

@@ -123,7 +123,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
         var wDist = [Double](repeating: .infinity, count: S)
         var wStamp = [UInt32](repeating: 0, count: S)
         var wGen: UInt32 = 0
-        let heap = KeyHeap()
+        let heap = SearchHeap()
         var contracted = [Bool](repeating: false, count: S)
         // Targets of the current witness search (`targetStamp[x] == wGen`), and how many are not settled yet.
         var targetStamp = [UInt32](repeating: 0, count: S)
@@ -219,11 +219,12 @@ public final class ContractionHierarchy: @unchecked Sendable {
             return 2 * edgeDifference[Int(v)] + deleted[Int(v)] + level[Int(v)]
         }
 
-        // Priority queue of (priority, state), lazy: stale entries (priority changed) are skipped.
-        var pq = PriorityQueue()
+        // Queue of (priority, state), lowest priority first and ties by state (a total order: the contraction
+        // order is fixed by the priorities); lazy: stale entries (priority changed) are skipped.
+        let queue = KeyHeap<EqualKeysByState>()
         for v in 0..<S {
             priority[v] = computePriority(Int32(v))
-            pq.push(priority[v], Int32(v))
+            queue.push(Double(priority[v]), Int32(v))
         }
 
         var rank = [Int32](repeating: 0, count: S)
@@ -231,14 +232,15 @@ public final class ContractionHierarchy: @unchecked Sendable {
         var downOf = [[Int32]](repeating: [], count: S)
         var order: Int32 = 0
         var neighbours: [Int32] = []
-        while let (p, v) = pq.pop() {
+        while queue.count > 0 {
+            let (p, v) = queue.pop()
             let vi = Int(v)
-            if contracted[vi] || p != priority[vi] { continue }
+            if contracted[vi] || p != Double(priority[vi]) { continue }
             // Lazy update: re-evaluate; if no longer the minimum, put it back.
             let fresh = computePriority(v)
-            if fresh != p, let top = pq.peekKey, fresh > top {
+            if Double(fresh) != p, Double(fresh) > queue.minKey {
                 priority[vi] = fresh
-                pq.push(fresh, v)
+                queue.push(Double(fresh), v)
                 continue
             }
             _ = contract(v, apply: true, limit: witnessSettleLimit)
@@ -266,7 +268,7 @@ public final class ContractionHierarchy: @unchecked Sendable {
                 deleted[xi] += 1
                 level[xi] = max(level[xi], level[vi] + 1)
                 priority[xi] = simulateNeighbours ? computePriority(x) : 2 * edgeDifference[xi] + deleted[xi] + level[xi]
-                pq.push(priority[xi], x)
+                queue.push(Double(priority[xi]), x)
             }
         }
 
@@ -299,43 +301,6 @@ public final class ContractionHierarchy: @unchecked Sendable {
         let idx = graph.index
         return idx.nodeCount == nodeCount && idx.edgeCount == edgeCount && idx.stateCount == stateCount
             && idx.stored.weightChecksum[vehicle.rawValue] == checksum
-    }
-}
-
-/// Binary min-heap of (Int32 key, state) for the contraction order.
-struct PriorityQueue {
-    var keys: [Int32] = []
-    var states: [Int32] = []
-    var peekKey: Int32? { keys.first }
-    mutating func push(_ k: Int32, _ s: Int32) {
-        keys.append(k); states.append(s)
-        var i = keys.count - 1
-        while i > 0 {
-            let p = (i - 1) >> 1
-            if keys[p] < k || (keys[p] == k && states[p] <= s) { break }
-            keys[i] = keys[p]; states[i] = states[p]
-            i = p
-        }
-        keys[i] = k; states[i] = s
-    }
-    mutating func pop() -> (Int32, Int32)? {
-        guard !keys.isEmpty else { return nil }
-        let top = (keys[0], states[0])
-        let k = keys.removeLast(), s = states.removeLast()
-        let c = keys.count
-        if c > 0 {
-            var i = 0
-            while true {
-                var ch = 2 * i + 1
-                if ch >= c { break }
-                if ch + 1 < c && (keys[ch + 1] < keys[ch] || (keys[ch + 1] == keys[ch] && states[ch + 1] < states[ch])) { ch += 1 }
-                if keys[ch] > k || (keys[ch] == k && states[ch] >= s) { break }
-                keys[i] = keys[ch]; states[i] = states[ch]
-                i = ch
-            }
-            keys[i] = k; states[i] = s
-        }
-        return top
     }
 }
 

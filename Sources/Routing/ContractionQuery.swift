@@ -40,7 +40,7 @@ final class CHWorkspace {
     let fArc: UnsafeMutablePointer<Int32>, bArc: UnsafeMutablePointer<Int32>
     /// The state the parent arc comes from (forward) / leads to (backward).
     let fPrev: UnsafeMutablePointer<Int32>, bNext: UnsafeMutablePointer<Int32>
-    let fHeap = KeyHeap(), bHeap = KeyHeap()
+    let fHeap = SearchHeap(), bHeap = SearchHeap()
 
     init(states: Int) {
         let c = max(1, states)

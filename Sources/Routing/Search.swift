@@ -9,7 +9,7 @@ public final class RouterWorkspace: @unchecked Sendable {
     var parentEdge: UnsafeMutablePointer<Int32>
     var generation: UInt32 = 0
     /// The open states by key (lazy deletion).
-    let heap = KeyHeap()
+    let heap = SearchHeap()
     /// Per state: metres along the path `g` belongs to (filled only by `TravelMatrix`; sized on first use).
     var meters: UnsafeMutablePointer<Double>
     var metersCapacity = 0

@@ -32,16 +32,30 @@ final class ResponseCache: @unchecked Sendable {
 
     /// The key of a request: its path and every parameter but `apikey`, in order (so the
     /// first-wins rules of repeated names are kept); nil when too long to keep.
+    /// Every cacheable request builds one: its length is summed first and the bytes written
+    /// into one string (no growth, no intermediate string).
     static func key(path: String, items: [(name: String, value: String)]) -> String? {
-        var key = path
+        var length = path.utf8.count
         for item in items where item.name != "apikey" {
-            key += "\u{1}"
-            key += item.name
-            key += "\u{2}"
-            key += item.value
-            guard key.utf8.count <= maxKeyBytes else { return nil }
+            length += 2 + item.name.utf8.count + item.value.utf8.count
+            guard length <= maxKeyBytes else { return nil }
         }
-        return key
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var written = 0
+            func write(_ text: String) {
+                written += UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: text.utf8).1
+            }
+            write(path)
+            for item in items where item.name != "apikey" {
+                buffer[written] = 1
+                written += 1
+                write(item.name)
+                buffer[written] = 2
+                written += 1
+                write(item.value)
+            }
+            return written
+        }
     }
 
     func body(for key: String) -> Data? {

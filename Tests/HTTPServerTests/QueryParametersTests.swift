@@ -104,4 +104,31 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(request.rawQuery, "apikey=k%201&text=a%20b", "the items, encoded")
         XCTAssertEqual(try QueryParameters(parsing: request.rawQuery), request.query)
     }
+
+    func testSameNameIsASCIICaseInsensitiveOnly() {
+        let pairs: [(String, String, Bool)] = [
+            ("Content-Type", "content-type", true), ("CONTENT-TYPE", "content-type", true),
+            ("X-VietMap-Sim-Virtual-Delay", "x-vietmap-sim-virtual-delay", true),  // a heap string (> 15 bytes)
+            ("Host", "Hosts", false), ("Host", "Hose", false), ("", "", true),
+            // 0x20 apart but not letters: different.
+            ("X@", "X`", false), ("X[", "X{", false), ("X-1", "X\r1", false),
+            // Non-ASCII bytes compare as they are.
+            ("Ví", "VÍ", false), ("Ví", "ví", true),
+        ]
+        for (a, b, same) in pairs {
+            XCTAssertEqual(HTTPHeaders.sameName(a, b), same, "\(a) vs \(b)")
+            XCTAssertEqual(HTTPHeaders.sameName(b, a), same, "\(b) vs \(a)")
+            // A name cut from a longer text (a substring's copy) compares the same.
+            let cut = String(("__" + a).dropFirst(2))
+            XCTAssertEqual(HTTPHeaders.sameName(cut, b), same, "\(cut) vs \(b)")
+        }
+    }
+
+    func testReservedCapacityKeepsTheFields() {
+        var headers = HTTPHeaders([(name: "Host", value: "h")])
+        headers.reserveCapacity(8)
+        headers.add("Accept", "*/*")
+        XCTAssertEqual(headers.fields.map(\.name), ["Host", "Accept"])
+        XCTAssertEqual(headers["accept"], "*/*")
+    }
 }
