@@ -188,7 +188,7 @@ for target in package.targets where [.regular, .executable, .test].contains(targ
 /// The data layers — what imports, searches, routes and contracts hierarchies, and the small pieces they lean on
 /// (mapped arrays, SQLite, folding, hashing, zlib, OSM reading) — are compiled optimised (`-O`) in debug builds too:
 /// `swift test` and a debug `swift run` spend most of their time there, and unoptimised they are 3–20× slower (the
-/// suite's CPU on a fresh clone: 322 s → 139 s; the build's: 251 s → 351 s — JSON, map tiles and glyphs were left
+/// suite's CPU on a fresh clone: 349 s → 139 s; the build's: 251 s → 351 s — JSON, map tiles and glyphs were left
 /// out: they cost the build more than they gave the tests). Everything else (servers,
 /// endpoints, the CLI, the tests) stays `-Onone` for the debugger. Not applied when this package is another
 /// package's dependency (SwiftPM's and Xcode's checkouts, registry downloads): SwiftPM refuses unsafe flags in a
