@@ -573,7 +573,7 @@ public final class PlaceSearch: Sendable {
         guard TextFolding.hasAccents(text) else { return }
         let name = TextFolding.accentedWords(text)
         let folded = name.map(base)
-        var all = true, conflict = false
+        var all = true, conflict = false, conflictTyping = false
         for (position, (word, key)) in zip(typed, typedFolded).enumerated() {
             var same = false, other = false
             let isLast = position == typed.count - 1
@@ -583,17 +583,22 @@ public final class PlaceSearch: Sendable {
                 if n == word || (isLast && Self.accentedStart(word, of: n)) { same = true } else { other = true }
             }
             if !same { all = false }
-            if other && !same { conflict = true }
+            if other && !same {
+                conflict = true
+                if isLast && key == query.last { conflictTyping = true }
+            }
         }
         if all {
             result.score += Self.toneBonus
             result.tone = 1
         } else if conflict {
-            // A name that begins (or is) the typed words only once folded does not begin with (or
-            // is not) what was typed: no begins-with or exact-name bonus either ("Quán" typed is
-            // neither "Quận 1" nor "Quận"; "Điểm" is not "Diễm").
+            // When the word being typed has other accents, a name that begins (or is) the typed words
+            // only once folded does not begin with (or is not) what was typed: no begins-with or
+            // exact-name bonus either ("Quán" typed is neither "Quận 1" nor "Quận"; "Điểm" is not
+            // "Diễm"). (An earlier word's other tone is only the nudge: "Chùa Huệ Nghiêm" typed is
+            // also the pagoda spelled "Chùa Huê Nghiêm".)
             var penalty = Self.toneBonus
-            if folded.count >= query.count, zip(folded, query).enumerated().allSatisfy({ k, pair in
+            if conflictTyping, folded.count >= query.count, zip(folded, query).enumerated().allSatisfy({ k, pair in
                 pair.0 == pair.1 || (k == query.count - 1 && pair.0.hasPrefix(pair.1)) }) {
                 penalty += MatchScorer.orderBonus + (folded == query ? MatchScorer.exactBonus : 0)
             }
