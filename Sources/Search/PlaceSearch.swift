@@ -502,14 +502,25 @@ public final class PlaceSearch: Sendable {
             // when a place near the focus holds every word ("hai n": Hải Nam … here, not Xã Hải Ninh
             // in Lâm Đồng); districts and provinces keep their rank.
             // (Below *every* such match, not only the best: "Tân B" is Tân Bình here before Xã Tân Biên 114 km away.)
-            if let nearComplete = results.filter({ $0.complete && ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).min() {
-                let ward = UInt8(AdminLevel.ward.rawValue)
-                for i in results.indices where (results[i].distance ?? 0) > Self.farWardMeters && index.places.adminLevel[results[i].row] == ward {
+            // (Far: more than 100 km away, or in another province than the focus — "Nghĩa T" in HCMC is
+            // not Xã Nghĩa Thành 53 km away in Đồng Nai.)
+            if let focus = query.focus,
+               let nearComplete = results.filter({ $0.complete && ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).min() {
+                let places = index.places, ward = UInt8(AdminLevel.ward.rawValue)
+                let province = focusProvince(focus)
+                for i in results.indices where places.adminLevel[results[i].row] == ward
+                    && ((results[i].distance ?? 0) > Self.farWardMeters || province.map { places.newProvince(results[i].row) != $0 } == true) {
                     results[i].score = min(results[i].score, nearComplete - 0.001)
                 }
             }
         }
         return results
+    }
+
+    /// The (2025) province of the place nearest the focus that is no admin unit, within 5 km; `nil` at sea.
+    private func focusProvince(_ focus: Coordinate) -> Int? {
+        let places = index.places, admin = UInt8(PlaceKind.admin.rawValue)
+        return geocoder.nearest(to: focus, withinMeters: 5_000, limit: 1) { places.kind[$0] != admin }.first.map { places.newProvince($0.row) }
     }
 
     /// Score for a name whose accents are those typed ("Phạm Vấn" typed: the street Phạm Vấn, not
