@@ -265,9 +265,6 @@ struct MatchScorer {
                 houseNumberBonus = 0.1
             }
         }
-        // The name is exactly what was typed (the last word possibly still being typed).
-        // (Half when the last word is only a prefix of the name's: "district 1" is exactly District 1,
-        // only possibly District 10.)
         // The name begins with the query's words in their order (the last one possibly a prefix):
         // what typing the name from its start gives ("Artinus 3D A" → Artinus 3D Art Museum, not
         // Artinus 3D Museum; "Trường Tiểu học Tân Bình" is not "… Bình Tân").
@@ -278,11 +275,17 @@ struct MatchScorer {
                 if !(equal(w, q) || (i == queryCount - 1 && lastIsPrefix && starts(w, q))) { inOrder = false; break }
             }
         }
+        // The name is exactly what was typed.
         var exactBonus = nameCount == queryCount && matchedInName >= Double(queryCount) - 0.1
             && !(isKindQuery && matchedInKind < queryCount) ? Self.exactBonus : 0
-        if exactBonus > 0 && matchedInName < Double(queryCount) { exactBonus /= 2 }
+        // (Not while its last word is still being typed: "An Nhi" is not yet "An Nhiên", no more than
+        // the start of "An Nhien Hotel"; "district 1" is exactly District 1, not District 10.)
+        if matchedInName < Double(queryCount) { exactBonus = 0 }
         if exactBonus > 0 && !inOrder { exactBonus /= 2 }
         let orderBonus = inOrder ? Self.orderBonus : 0
+        // A name that begins with what is typed, while it is typed: how much of it is left says
+        // nothing of whether it is the one wanted (only a complete exact name says the typing may be done).
+        if inOrder && lastIsPrefix { tightness = min(1, matchedInName / Double(queryCount)) }
         var kindBonus = 0.0
         // (Only for a category query, whole kind phrases: "Cửa", "siêu" are the starts of "Cửa hàng
         // kính Đa Minh", "Siêu thị Hà Nội" before they are the starts of "cửa hàng tiện lợi", "siêu thị".)

@@ -65,6 +65,8 @@ public final class PlaceSearch: Sendable {
     static let nearFocusMeters = 60_000.0
     /// With a focus, wards and communes this far away rank below complete matches near it.
     static let farWardMeters = 100_000.0
+    /// The focus lies in the province of the nearest result that is no unit, when that is this near.
+    static let focusProvinceMeters = 5_000.0
 
     public func autocomplete(_ query: AutocompleteQuery) throws -> [SearchResult] {
         var readings = reader.readings(of: query.text)
@@ -501,9 +503,18 @@ public final class PlaceSearch: Sendable {
             // A ward or commune of another province is not what a name typed in the city means
             // when a place near the focus holds every word ("hai n": Hải Nam … here, not Xã Hải Ninh
             // in Lâm Đồng); districts and provinces keep their rank.
-            if let nearComplete = results.filter({ $0.complete && ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).max() {
-                let ward = UInt8(AdminLevel.ward.rawValue)
-                for i in results.indices where (results[i].distance ?? 0) > Self.farWardMeters && index.places.adminLevel[results[i].row] == ward {
+            // (Below *every* such match, not only the best: "Tân B" is Tân Bình here before Xã Tân Biên 114 km away.)
+            // (Far: more than 100 km away, or in another province than the focus — "Nghĩa T" in HCMC is
+            // not Xã Nghĩa Thành 53 km away in Đồng Nai.)
+            if let nearComplete = results.filter({ $0.complete && ($0.distance ?? .infinity) < Self.nearFocusMeters }).map(\.score).min() {
+                let places = index.places, ward = UInt8(AdminLevel.ward.rawValue), admin = UInt8(PlaceKind.admin.rawValue)
+                // The focus's province: that of the nearest result within 5 km that is no unit (free:
+                // the results are at hand; a look-up around the focus cost every query ≈ 0.1 ms).
+                let nearest = results.filter { places.kind[$0.row] != admin && ($0.distance ?? .infinity) < Self.focusProvinceMeters }
+                    .min { ($0.distance ?? 0, $0.row) < ($1.distance ?? 0, $1.row) }
+                let province = nearest.map { places.newProvince($0.row) }
+                for i in results.indices where places.adminLevel[results[i].row] == ward
+                    && ((results[i].distance ?? 0) > Self.farWardMeters || province.map { places.newProvince(results[i].row) != $0 } == true) {
                     results[i].score = min(results[i].score, nearComplete - 0.001)
                 }
             }
@@ -545,39 +556,64 @@ public final class PlaceSearch: Sendable {
             return String(out)
         }
         let typedFolded = typed.map(base)
-        let places = index.places
-        // Only the leading results can change places: the best 8.
-        var order: [Int] = []
-        for i in results.indices {
-            if order.count < 8 { order.append(i); continue }
-            if let worst = order.indices.min(by: { results[order[$0]].score < results[order[$1]].score }),
-               results[i].score > results[order[worst]].score { order[worst] = i }
+        // Every typed word, folded: a name that is all of them is the exact name only if its accents agree.
+        let query = TextFolding.accentedWords(text).map(base)
+        // Only the leading results can change places: the best 8 — again after each pass, since a
+        // name taken down lets one below into the best 8 that was not looked at yet ("Báo": every
+        // "Bảo tàng …" is taken down, not only the first eight).
+        var examined = Set<Int>()
+        for _ in 0..<8 {
+            var order: [Int] = []
+            for i in results.indices {
+                if order.count < 8 { order.append(i); continue }
+                if let worst = order.indices.min(by: { results[order[$0]].score < results[order[$1]].score }),
+                   results[i].score > results[order[worst]].score { order[worst] = i }
+            }
+            let fresh = order.filter { examined.insert($0).inserted }
+            if fresh.isEmpty { break }
+            for i in fresh { applyToneRule(to: &results[i], typed: typed, typedFolded: typedFolded, query: query, base: base) }
         }
-        for i in order {
-            let text = places.text(results[i].row, .name)
-            // A name written without accents says nothing either way.
-            guard TextFolding.hasAccents(text) else { continue }
-            let name = TextFolding.accentedWords(text)
-            let folded = name.map(base)
-            var all = true, conflict = false
-            for (position, (word, key)) in zip(typed, typedFolded).enumerated() {
-                var same = false, other = false
-                let isLast = position == typed.count - 1
-                for (n, f) in zip(name, folded) where f == key || (isLast && f.hasPrefix(key)) {
-                    // (The word being typed: its accented start must match too — "Khó" is the start of
-                    // "Khói", not of "Không".)
-                    if n == word || (isLast && Self.accentedStart(word, of: n)) { same = true } else { other = true }
-                }
-                if !same { all = false }
-                if other && !same { conflict = true }
+    }
+
+    /// The tone rule on one result (see `applyToneRule(_:text:)`).
+    private func applyToneRule(to result: inout Ranked, typed: [String], typedFolded: [String], query: [String], base: (String) -> String) {
+        let places = index.places
+        let text = places.text(result.row, .name)
+        // A name written without accents says nothing either way.
+        guard TextFolding.hasAccents(text) else { return }
+        let name = TextFolding.accentedWords(text)
+        let folded = name.map(base)
+        var all = true, conflict = false, conflictTyping = false
+        for (position, (word, key)) in zip(typed, typedFolded).enumerated() {
+            var same = false, other = false
+            let isLast = position == typed.count - 1
+            for (n, f) in zip(name, folded) where f == key || (isLast && f.hasPrefix(key)) {
+                // (The word being typed: its accented start must match too — "Khó" is the start of
+                // "Khói", not of "Không".)
+                if n == word || (isLast && Self.accentedStart(word, of: n)) { same = true } else { other = true }
             }
-            if all {
-                results[i].score += Self.toneBonus
-                results[i].tone = 1
-            } else if conflict {
-                results[i].score -= Self.toneBonus
-                results[i].tone = -1
+            if !same { all = false }
+            if other && !same {
+                conflict = true
+                if isLast && key == query.last { conflictTyping = true }
             }
+        }
+        if all {
+            result.score += Self.toneBonus
+            result.tone = 1
+        } else if conflict {
+            // When the word being typed has other accents, a name that begins (or is) the typed words
+            // only once folded does not begin with (or is not) what was typed: no begins-with or
+            // exact-name bonus either ("Quán" typed is neither "Quận 1" nor "Quận"; "Điểm" is not
+            // "Diễm"). (An earlier word's other tone is only the nudge: "Chùa Huệ Nghiêm" typed is
+            // also the pagoda spelled "Chùa Huê Nghiêm".)
+            var penalty = Self.toneBonus
+            if conflictTyping, folded.count >= query.count, zip(folded, query).enumerated().allSatisfy({ k, pair in
+                pair.0 == pair.1 || (k == query.count - 1 && pair.0.hasPrefix(pair.1)) }) {
+                penalty += MatchScorer.orderBonus + (folded == query ? MatchScorer.exactBonus : 0)
+            }
+            result.score -= penalty
+            result.tone = -1
         }
     }
 

@@ -160,6 +160,98 @@ final class SearchRankingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 10, "too few names to check")
     }
 
+    /// While a word is typed, how much of a name is left says nothing of whether it is the one wanted
+    /// (issue #37 item 7): a long name beginning with the typed text near the focus comes before an
+    /// equally important two-word name beginning so far away, which "is" the text only once its last
+    /// word is finished.
+    func testAShortNameBeginningWithTheTypedTextIsNotPreferredForItsLength() throws {
+        let (_, places) = try fixture()
+        let pois = places.filter { $0.kind == 1 && $0.aliasKey.isEmpty }
+        // Typed: the first word and two letters of the second (folded: the tone rule says nothing).
+        func typed(_ p: Place) -> String? {
+            let words = p.nameKey.split(separator: " ")
+            guard words.count >= 2, words[0].count >= 3, words[1].count >= 4, words[0].allSatisfy(\.isLetter) else { return nil }
+            return "\(words[0]) \(words[1].prefix(2))"
+        }
+        let byTyped = Dictionary(grouping: pois.filter { typed($0) != nil }) { typed($0)! }
+        var checked = 0
+        for text in byTyped.keys.sorted() where checked < 12 {
+            let group = byTyped[text]!
+            guard let long = group.first(where: { $0.nameKey.split(separator: " ").count >= 4 }),
+                  let short = group.first(where: { $0.nameKey.split(separator: " ").count == 2 && $0.importance == long.importance
+                                                   && $0.point.distance(to: long.point) > 4_000 }) else { continue }
+            // (No third name beginning so nearer the focus, which may rightly come first.)
+            let focus = beside(long.point, 200)
+            guard !group.contains(where: { $0.row != long.row && focus.distance(to: $0.point) < 1_000 }) else { continue }
+            checked += 1
+            let rows = try search(text, focus: focus).map { Int($0.place.id) - 1 }
+            let longAt = rows.firstIndex(of: long.row) ?? .max, shortAt = rows.firstIndex(of: short.row) ?? .max
+            XCTAssertLessThan(longAt, shortAt, "\(text): \(long.name) (200 m) after \(short.name) (\(Int(focus.distance(to: short.point))) m)")
+        }
+        XCTAssertGreaterThanOrEqual(checked, 3, "too few name pairs to check")
+    }
+
+    /// A ward or commune more than 100 km from the focus, or in another province (than the nearest
+    /// answer within 5 km), ranks below *every* place near the focus holding the typed words, not
+    /// only below the best one.
+    func testAFarWardRanksBelowEveryNearPlaceHoldingTheWords() throws {
+        let (_, places) = try fixture()
+        let wards = places.filter { $0.kind == 0 && $0.nameKey.hasPrefix("xa ") && $0.nameKey.split(separator: " ").count == 3 }
+        let focus = Self.foci[0]
+        var checked = 0
+        for text in Set(wards.map { w -> String in let words = w.nameKey.split(separator: " "); return "\(words[1]) \(words[2].prefix(1))" }).sorted() {
+            let results = try search(text, focus: focus)
+            let typedWords = text.split(separator: " ").map(String.init)
+            func holds(_ r: SearchResult) -> Bool {
+                let words = TextFolding.fold(r.place.name).split(separator: " ").map(String.init)
+                return typedWords.enumerated().allSatisfy { k, w in words.contains { k == typedWords.count - 1 ? $0.hasPrefix(w) : $0 == w } }
+            }
+            // (Wards and communes: districts and provinces keep their rank.)
+            func isWard(_ r: SearchResult) -> Bool {
+                places[Int(r.place.id) - 1].kind == 0 && ["xa", "phuong", "thi tran"].contains { TextFolding.fold(r.place.name).hasPrefix($0 + " ") }
+            }
+            // The focus's province: that of the nearest answer within 5 km that is no unit, if any.
+            let province = results.filter { places[Int($0.place.id) - 1].kind != 0 && ($0.distanceMeters ?? .infinity) < 5_000 }
+                .min { ($0.distanceMeters ?? 0) < ($1.distanceMeters ?? 0) }?.place.newProvince
+            let far = results.indices.filter { i in
+                isWard(results[i]) && ((results[i].distanceMeters ?? 0) > 100_000 || province.map { results[i].place.newProvince != $0 } == true)
+            }
+            let near = results.indices.filter { places[Int(results[$0].place.id) - 1].kind != 0 && (results[$0].distanceMeters ?? .infinity) < 60_000 && holds(results[$0]) }
+            guard let firstFar = far.first, let lastNear = near.last, near.count >= 2 else { continue }
+            checked += 1
+            XCTAssertGreaterThan(firstFar, lastNear, "\(text): \(results.map { "\($0.place.name) \(Int(($0.distanceMeters ?? 0) / 1000)) km" })")
+        }
+        XCTAssertGreaterThanOrEqual(checked, 3, "too few texts to check")
+    }
+
+    /// A name whose accents contradict those typed does not begin with what was typed: the word typed
+    /// with its accents ("Quán", "Điểm") answers a nearby name beginning so, not "Quận 1" or "Diễm".
+    func testANameWithOtherAccentsDoesNotBeginWithWhatWasTyped() throws {
+        let (_, places) = try fixture()
+        func firstWord(_ name: String) -> String? { TextFolding.accentedWords(name).first }
+        // First words of POI names that other names begin with under other accents (folding alike).
+        var byFolded: [String: [Place]] = [:]
+        for p in places { if let w = p.nameKey.split(separator: " ").first { byFolded[String(w), default: []].append(p) } }
+        var checked = 0
+        for key in byFolded.keys.sorted() where key.count >= 3 && checked < 15 {
+            let group = byFolded[key]!
+            let spellings = Dictionary(grouping: group) { firstWord($0.name) ?? "" }
+            guard spellings.count >= 2 else { continue }
+            for (word, named) in spellings.sorted(by: { $0.key < $1.key }) where TextFolding.hasAccents(word) {
+                guard let place = named.first(where: { $0.kind == 1 }) else { continue }
+                let typed = String(place.name.split(separator: " ")[0])
+                guard TextFolding.accentedWords(typed) == [word] else { continue }
+                checked += 1
+                let first = try XCTUnwrap(try search(typed, focus: beside(place.point, 300)).first, typed)
+                // (A place of the kind the word names, or one holding it later, may come first; not one
+                // beginning with the word under other accents.)
+                let begins = firstWord(first.place.name).map { TextFolding.fold($0) == key } ?? false
+                XCTAssertFalse(begins && firstWord(first.place.name) != word, "\(typed) → \(first.place.name)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 5, "too few words to check")
+    }
+
     func testAnAlleyHouseNumberIsNotReadAsADistrict() {
         for text in ["22/1", "97/2b", " 153/12 "] { XCTAssertTrue(QueryReader.endsInHouseNumber(text), text) }
         for text in ["22 1", "le loi/1", "22/1 le loi", "22/", "/1"] { XCTAssertFalse(QueryReader.endsInHouseNumber(text), text) }
