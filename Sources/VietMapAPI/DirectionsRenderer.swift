@@ -231,20 +231,9 @@ struct DirectionsRenderer {
             }
             if roads.count >= 2, let inIndex = nearest((before + 180).truncatingRemainder(dividingBy: 360)), let outIndex = nearest(after),
                inIndex != outIndex {
-                writer.beginObject()
-                writer.key("location")
-                Self.location(here, into: &writer)
-                writer.key("bearings")
-                writer.beginArray()
-                for road in roads { writer.integer(road.bearing) }
-                writer.endArray()
-                writer.key("entry")
-                writer.beginArray()
-                for index in roads.indices { writer.bool(roads[index].canLeave || index == outIndex) }
-                writer.endArray()
-                writer.member("in", inIndex)
-                writer.member("out", outIndex)
-                writer.endObject()
+                Self.intersection(here, bearings: roads.map(\.bearing),
+                                  entry: roads.indices.map { roads[$0].canLeave || $0 == outIndex },
+                                  in: inIndex, out: outIndex, into: &writer)
                 return
             }
         }
@@ -253,19 +242,27 @@ struct DirectionsRenderer {
         if let after { bearings.append((Int(after.rounded()) % 360, false)) }
         if bearings.isEmpty { bearings.append((0, false)) }
         bearings.sort { $0.value < $1.value }
+        Self.intersection(here, bearings: bearings.map(\.value), entry: bearings.map { !$0.isIn },
+                          in: before == nil ? nil : bearings.firstIndex(where: \.isIn),
+                          out: after == nil ? nil : bearings.firstIndex(where: { !$0.isIn }), into: &writer)
+    }
+
+    /// One intersection object, keys in the live order: `location`, `bearings`, `entry`, then `in` and `out` when known.
+    private static func intersection(_ here: GeoPoint, bearings: [Int], entry: [Bool], in inIndex: Int?, out outIndex: Int?,
+                                     into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("location")
-        Self.location(here, into: &writer)
+        location(here, into: &writer)
         writer.key("bearings")
         writer.beginArray()
-        for bearing in bearings { writer.integer(bearing.value) }
+        for bearing in bearings { writer.integer(bearing) }
         writer.endArray()
         writer.key("entry")
         writer.beginArray()
-        for bearing in bearings { writer.bool(!bearing.isIn) }
+        for value in entry { writer.bool(value) }
         writer.endArray()
-        if before != nil, let index = bearings.firstIndex(where: \.isIn) { writer.member("in", index) }
-        if after != nil, let index = bearings.firstIndex(where: { !$0.isIn }) { writer.member("out", index) }
+        if let inIndex { writer.member("in", inIndex) }
+        if let outIndex { writer.member("out", outIndex) }
         writer.endObject()
     }
 

@@ -27,16 +27,7 @@ struct RouteEndpoint {
         do {
             route = try Router.route(network.graph, points: points, vehicle: vehicle, options: options, workspace: network.workspace)
         } catch {
-            switch error {
-            case .pointNotFound(let index):
-                throw .invalidRequest("Cannot find point \(index): \(texts[index]) (no road for \(vehicle.name) within \(Int(limits.maxSnapDistanceMeters)) m)")
-            case .noRoute:
-                return EndpointAnswer(body: RouteRenderer.zeroResults, settledStates: 0)
-            case .tooManyPoints(let max):
-                throw APIError(status: 400, code: "MAX_POINTS_EXCEED", message: "too many points: \(texts.count), at most \(max)")
-            case .tooFewPoints:
-                throw .invalidRequest("at least 2 'point' parameters are required")
-            }
+            return try query.answer(to: error)
         }
         return EndpointAnswer(body: RouteRenderer.answer(route, encoded: encoded), settledStates: route.settledNodes)
     }

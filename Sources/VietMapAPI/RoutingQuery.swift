@@ -75,8 +75,27 @@ struct RoutingQuery {
     func snap(_ graph: RoadGraph, _ index: Int) throws(APIError) -> Snap {
         let p = points[index]
         guard let s = graph.snap(latitude: p.latitude, longitude: p.longitude, vehicle: vehicle, options: options) else {
-            throw .invalidRequest("Cannot find point \(index): \(pointTexts[index]) (no road for \(vehicle.name) within \(Int(options.maxSnapDistanceMeters)) m)")
+            throw cannotFindPoint(index)
         }
         return s
+    }
+
+    /// What a failed search answers, the same for route v4 and TSP: a point with no road near it is 400 "Cannot find
+    /// point i", points that cannot be joined `ZERO_RESULTS` with `paths: []`, too many points MAX_POINTS_EXCEED.
+    func answer(to error: RoutingError) throws(APIError) -> EndpointAnswer {
+        switch error {
+        case .pointNotFound(let index):
+            throw cannotFindPoint(index)
+        case .noRoute:
+            return EndpointAnswer(body: RouteRenderer.zeroResults, settledStates: 0)
+        case .tooManyPoints(let max):
+            throw APIError(status: 400, code: "MAX_POINTS_EXCEED", message: "too many points: \(points.count), at most \(max)")
+        case .tooFewPoints:
+            throw .invalidRequest("at least 2 'point' parameters are required")
+        }
+    }
+
+    private func cannotFindPoint(_ index: Int) -> APIError {
+        .invalidRequest("Cannot find point \(index): \(pointTexts[index]) (no road for \(vehicle.name) within \(Int(options.maxSnapDistanceMeters)) m)")
     }
 }

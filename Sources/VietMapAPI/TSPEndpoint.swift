@@ -53,16 +53,7 @@ struct TSPEndpoint {
             tour = try TourPlanner.route(network.graph, points: query.points, vehicle: query.vehicle, options: query.options,
                                          roundTrip: roundTrip, start: start, end: end, workspace: network.workspace)
         } catch {
-            switch error {
-            case .pointNotFound(let index):
-                throw .invalidRequest("Cannot find point \(index): \(query.pointTexts[index]) (no road for \(query.vehicle.name) within \(Int(limits.maxSnapDistanceMeters)) m)")
-            case .noRoute:
-                return EndpointAnswer(body: RouteRenderer.zeroResults, settledStates: 0)
-            case .tooManyPoints(let max):
-                throw APIError(status: 400, code: "MAX_POINTS_EXCEED", message: "too many points: \(count), at most \(max)")
-            case .tooFewPoints:
-                throw .invalidRequest("at least 2 'point' parameters are required")
-            }
+            return try query.answer(to: error)
         }
         return EndpointAnswer(body: RouteRenderer.answer(tour.route, encoded: query.encoded),
                               settledStates: tour.matrix.settledStates + tour.route.settledNodes, pointsOrder: tour.plan.order)
