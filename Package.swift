@@ -50,6 +50,7 @@ import PackageDescription
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport, HTTPProxy,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
 ///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
+///   TestExpectations                    (Swift Testing expectations in XCTest's argument shapes, plain functions: the parallel suites' assertions)
 ///   Dataset, DefaultData, Routing, HTTPTestSupport → SimTesting   (test support with data: the shared test dataset, the whole-city graph; re-exports HTTPTestSupport)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 
@@ -138,6 +139,7 @@ let package = Package(
                                          "Platform", "VietMapWire", "JSON", "VietMapClient", "ArrayBlob", "MBTiles", "SeededRandom"]),
 
         .target(name: "HTTPTestSupport", dependencies: ["Platform"]),
+        .target(name: "TestExpectations"),
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPProxy", "HTTPTestSupport", "Platform"]),
@@ -148,12 +150,12 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
         .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
         .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PBFWriter", "SeededRandom"]),
-        .testTarget(name: "DatasetTests", dependencies: ["Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing", "Platform", "EmbeddedFiles"]),
-        .testTarget(name: "CLITests", dependencies: ["vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
+        .testTarget(name: "DatasetTests", dependencies: ["TestExpectations", "Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing", "Platform", "EmbeddedFiles"]),
+        .testTarget(name: "CLITests", dependencies: ["TestExpectations", "vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
                                                  "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
-                    dependencies: ["CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
+                    dependencies: ["TestExpectations", "CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
         .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing", "SeededRandom"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
@@ -168,7 +170,7 @@ let package = Package(
         .testTarget(name: "DashboardTests",
                     dependencies: ["Dashboard", "Scenarios", "VietMapAPI", "VietMapWire", "HTTPServer", "JSON", "Routing", "SimTesting", "ArrayBlob"]),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "Zlib", "Platform"]),
+                    dependencies: ["TestExpectations", "Capture", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "Zlib", "Platform"]),
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
@@ -194,7 +196,7 @@ for target in package.targets where [.regular, .executable, .test].contains(targ
 /// package's dependency (SwiftPM's and Xcode's checkouts, registry downloads): SwiftPM refuses unsafe flags in a
 /// product depended on by version. `VIETMAP_SIM_DEBUG_ONONE=1` turns it off (stepping through these layers).
 let optimisedInDebug: Set<String> = [
-    "ArrayBlob", "Dataset", "Geodesy", "OSMReader", "Routing", "Search", "SQLiteStore", "StableHashing", "TextFolding", "Zlib",
+    "ArrayBlob", "Geodesy", "OSMReader", "Routing", "Search", "SQLiteStore", "StableHashing", "TextFolding", "Zlib",
 ]
 let isDependency = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 if !isDependency && Context.environment["VIETMAP_SIM_DEBUG_ONONE"] != "1" {

@@ -125,11 +125,13 @@ enum ScenariosFromCapture {
         }
         let rules = document["rules"]?.arrayValue ?? []
         let sequences = rules.filter { $0["sequence"] != nil }.count
-        let summary = "\(command): \(source): \(entries) → \(rules.count) rule\(rules.count == 1 ? "" : "s")"
-            + (sequences > 0 ? " (\(sequences) sequence\(sequences == 1 ? "" : "s"))" : "")
-            + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", "))
-            + (out.map { "; wrote \($0)" } ?? "")
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        // Appended piece by piece: one `+` chain of optionals and ternaries took the type checker 16 s.
+        var summary = "\(command): \(source): \(entries) → \(rules.count) rule\(rules.count == 1 ? "" : "s")"
+        if sequences > 0 { summary += " (\(sequences) sequence\(sequences == 1 ? "" : "s"))" }
+        if !skipped.isEmpty { summary += "; skipped: " + skipped.joined(separator: ", ") }
+        if let out { summary += "; wrote \(out)" }
+        summary += "\n"
+        FileHandle.standardError.write(Data(summary.utf8))
         return 0
     }
 

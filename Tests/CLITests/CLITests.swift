@@ -4,14 +4,15 @@ import DefaultData
 import Foundation
 import SimTesting
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The `vietmap-sim` binary as a user runs it: exit codes, one-line errors, the ready line,
 /// clean stop on SIGTERM.
-final class CLITests: XCTestCase {
+@Suite final class CLITests: TeardownBlocks {
     /// The built executable, next to the test bundle.
     var binary: URL {
         CLIRunner.executable(besideBundleOf: CLITests.self)
@@ -25,53 +26,53 @@ final class CLITests: XCTestCase {
     /// The first line `serve` prints on `out` (its ready line), or what came before the pipe closed.
     func readyLine(_ out: Pipe) -> String { CLIRunner.readyLine(out) }
 
-    func testHelpTexts() throws {
+    @Test func testHelpTexts() throws {
         let main = try run(["--help"])
-        XCTAssertEqual(main.status, 0)
-        XCTAssertTrue(main.stdout.contains("serve") && main.stdout.contains("import"))
+        expectEqual(main.status, 0)
+        expectTrue(main.stdout.contains("serve") && main.stdout.contains("import"))
         let serve = try run(["serve", "--help"])
-        XCTAssertEqual(serve.status, 0)
-        for flag in ["--host", "--port", "--db", "--api-key"] { XCTAssertTrue(serve.stdout.contains(flag), flag) }
+        expectEqual(serve.status, 0)
+        for flag in ["--host", "--port", "--db", "--api-key"] { expectTrue(serve.stdout.contains(flag), flag) }
         let importHelp = try run(["import", "--help"])
-        XCTAssertEqual(importHelp.status, 0)
-        XCTAssertTrue(importHelp.stdout.contains("--out"))
+        expectEqual(importHelp.status, 0)
+        expectTrue(importHelp.stdout.contains("--out"))
     }
 
-    func testUsageErrorsAreOneLineAndExitCode64() throws {
+    @Test func testUsageErrorsAreOneLineAndExitCode64() throws {
         for arguments in [["--bogus"], ["serve", "--bogus"], ["serve", "--port", "99999"], ["serve", "--port"], ["serve", "--max-snap-distance", "1e300"],
                           ["frobnicate"], ["import"], ["serve", "extra"]] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 64, "\(arguments)")
-            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
-            XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: "))
+            expectEqual(outcome.status, 64, "\(arguments)")
+            expectEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            expectTrue(outcome.stderr.hasPrefix("vietmap-sim: "))
         }
     }
 
-    func testServeRefusesADamagedDatabaseWithOneLine() throws {
+    @Test func testServeRefusesADamagedDatabaseWithOneLine() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-damaged-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("mine.sqlite")
         try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
-        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        let handle = try unwrap(FileHandle(forUpdatingAtPath: copy.path))
         try handle.seek(toOffset: 5 * 4096 + 123)
-        let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+        let old = try unwrap(handle.read(upToCount: 1)).first!
         try handle.seek(toOffset: 5 * 4096 + 123)
         try handle.write(contentsOf: Data([old ^ 0xA5]))
         try handle.close()
         let outcome = try run(["serve", "--port", "0", "--db", copy.path])
-        XCTAssertEqual(outcome.status, 1)
+        expectEqual(outcome.status, 1)
         // Start-up notices (scenarios loaded) may come first; the refusal is one line, the last.
         let lines = outcome.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.filter { $0.contains("damaged") }.count, 1, outcome.stderr)
+        expectEqual(lines.filter { $0.contains("damaged") }.count, 1, outcome.stderr)
         let last = String(lines.last ?? "")
-        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("re-import"), last)
-        XCTAssertFalse(outcome.stdout.contains("listening"))
+        expectTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("re-import"), last)
+        expectFalse(outcome.stdout.contains("listening"))
     }
 
     /// A section directory that points outside the file (a hostile or damaged footer) is refused at
     /// start with one line naming the file, even when the checksum is left for later.
-    func testADamagedSectionDirectoryIsOneLineNamingTheFile() throws {
+    @Test func testADamagedSectionDirectoryIsOneLineNamingTheFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-sections-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -84,15 +85,15 @@ final class CLITests: XCTestCase {
         bytes += Data(count: 8)
         try bytes.write(to: copy)
         let outcome = try run(["serve", "--port", "0", "--db", copy.path], environment: ["VIETMAP_SIM_DEFERRED_CHECK_BYTES": "0"])
-        XCTAssertEqual(outcome.status, 1)
-        XCTAssertFalse(outcome.stdout.contains("listening"), outcome.stdout)
+        expectEqual(outcome.status, 1)
+        expectFalse(outcome.stdout.contains("listening"), outcome.stdout)
         let lines = outcome.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, outcome.stderr)
-        XCTAssertTrue(lines.first?.hasPrefix("vietmap-sim: \(copy.path): ") ?? false, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("section directory is damaged"), outcome.stderr)
+        expectEqual(lines.count, 1, outcome.stderr)
+        expectTrue(lines.first?.hasPrefix("vietmap-sim: \(copy.path): ") ?? false, outcome.stderr)
+        expectTrue(outcome.stderr.contains("section directory is damaged"), outcome.stderr)
     }
 
-    func testALargeDatasetIsServedAtOnceAndItsDamageFoundInTheBackground() throws {
+    @Test func testALargeDatasetIsServedAtOnceAndItsDamageFoundInTheBackground() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-deferred-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -100,22 +101,22 @@ final class CLITests: XCTestCase {
         try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
         // A byte just before the sections (the last SQLite page or its padding): nothing read at start
         // touches it, only the checksum does. (The sections' directory at the file's end is read at start.)
-        let size = try XCTUnwrap(try FileSections.directory(path: copy.path).values.map(\.lowerBound).min())
-        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        let size = try unwrap(try FileSections.directory(path: copy.path).values.map(\.lowerBound).min())
+        let handle = try unwrap(FileHandle(forUpdatingAtPath: copy.path))
         try handle.seek(toOffset: UInt64(size - 100))
-        let old = try XCTUnwrap(handle.read(upToCount: 1)).first!
+        let old = try unwrap(handle.read(upToCount: 1)).first!
         try handle.seek(toOffset: UInt64(size - 100))
         try handle.write(contentsOf: Data([old ^ 0x5A]))
         try handle.close()
         // "Large" is every file here: the checksum is compared after start.
         let outcome = try run(["serve", "--port", "0", "--db", copy.path], environment: ["VIETMAP_SIM_DEFERRED_CHECK_BYTES": "0"])
-        XCTAssertTrue(outcome.stdout.contains("listening"), "served before the check: \(outcome.stdout)")
-        XCTAssertEqual(outcome.status, 1)
+        expectTrue(outcome.stdout.contains("listening"), "served before the check: \(outcome.stdout)")
+        expectEqual(outcome.status, 1)
         let last = String(outcome.stderr.split(separator: "\n").last ?? "")
-        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("background check"), last)
+        expectTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("damaged") && last.contains("background check"), last)
     }
 
-    func testScenariosFromCaptureWritesAValidScenario() throws {
+    @Test func testScenariosFromCaptureWritesAValidScenario() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-har-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -128,30 +129,30 @@ final class CLITests: XCTestCase {
         try har.write(to: harFile, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("quota.json")
         let outcome = try run(["scenarios", "from-har", harFile.path, "--out", out.path])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertEqual(outcome.stdout, "")
-        XCTAssertEqual(outcome.stderr, "from-har: \(harFile.path): 1 of 1 entries → 1 rule; wrote \(out.path)\n")
-        XCTAssertTrue(try String(contentsOf: out, encoding: .utf8).contains(#""name": "field-session""#))
+        expectEqual(outcome.status, 0, outcome.stderr)
+        expectEqual(outcome.stdout, "")
+        expectEqual(outcome.stderr, "from-har: \(harFile.path): 1 of 1 entries → 1 rule; wrote \(out.path)\n")
+        expectTrue(try String(contentsOf: out, encoding: .utf8).contains(#""name": "field-session""#))
         let written = try String(contentsOf: out, encoding: .utf8)
-        XCTAssertFalse(written.contains("SECRET-K"))
-        XCTAssertTrue(written.contains("Retry-After") && written.contains("OVER_DAILY_LIMIT"), written)
-        XCTAssertEqual(try run(["scenarios", "validate", out.path]).status, 0)
+        expectFalse(written.contains("SECRET-K"))
+        expectTrue(written.contains("Retry-After") && written.contains("OVER_DAILY_LIMIT"), written)
+        expectEqual(try run(["scenarios", "validate", out.path]).status, 0)
 
         let notHAR = dir.appendingPathComponent("x.har")
         try "{}".write(to: notHAR, atomically: true, encoding: .utf8)
         let bad = try run(["scenarios", "from-har", notHAR.path])
-        XCTAssertEqual(bad.status, 1)
-        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("x.har: not a HAR file"), bad.stderr)
+        expectEqual(bad.status, 1)
+        expectEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
+        expectTrue(bad.stderr.contains("x.har: not a HAR file"), bad.stderr)
     }
 
     /// `import --progress` of the Hoàn Kiếm extract alone (the embedded units added), run once for
     /// the two tests that read what it printed and wrote; the folder holding its dataset is removed
-    /// when the test bundle finishes.
+    /// when the test process exits.
     private static let hoanKiemImport: Result<(outcome: CLIRunner.Outcome, dataset: URL), any Error> = Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        XCTestObservationCenter.shared.addTestObserver(FolderRemoval(folder: dir))
+        RemovalAtExit.add(dir)
         guard let osm = DefaultData.inputFiles.first(where: { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" }),
               let binary = CLIRunner.executable(besideBundleOf: CLITests.self) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no Hoàn Kiếm extract or no vietmap-sim binary"])
@@ -160,61 +161,53 @@ final class CLITests: XCTestCase {
         return (try CLIRunner.run(binary, ["import", "--progress", "--out", out.path, osm.path]), out)
     }
 
-    /// Removes a folder when the test bundle finishes.
-    private final class FolderRemoval: NSObject, XCTestObservation, @unchecked Sendable {
-        // @unchecked: immutable after init.
-        let folder: URL
-        init(folder: URL) { self.folder = folder }
-        func testBundleDidFinish(_ testBundle: Bundle) { try? FileManager.default.removeItem(at: folder) }
-    }
-
-    func testAnOSMExtractAloneIsImportedWithTheEmbeddedUnits() throws {
+    @Test func testAnOSMExtractAloneIsImportedWithTheEmbeddedUnits() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
+        let osm = try unwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
         let (outcome, out) = try Self.hoanKiemImport.get()
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stdout.contains("note: no administrative-unit files among the inputs: using the embedded ones"), outcome.stdout)
+        expectEqual(outcome.status, 0, outcome.stderr)
+        expectTrue(outcome.stdout.contains("note: no administrative-unit files among the inputs: using the embedded ones"), outcome.stdout)
         let db = try Database(path: out.path, mode: .readOnly)
         let count = try db.prepare("SELECT count(*) FROM place WHERE kind != 0 AND new_ward != 0")
-        XCTAssertTrue(try count.step())
-        XCTAssertGreaterThan(count.int(0), 100, "the extract's places have addresses")
+        expectTrue(try count.step())
+        expectGreaterThan(count.int(0), 100, "the extract's places have addresses")
         let lake = try db.prepare("SELECT count(*) FROM place WHERE name = 'Hồ Hoàn Kiếm'")
-        XCTAssertTrue(try lake.step())
-        XCTAssertEqual(lake.int(0), 1)
+        expectTrue(try lake.step())
+        expectEqual(lake.int(0), 1)
         // With the units given explicitly, nothing is added.
         let explicit = try run(["import", "--out", dir.appendingPathComponent("b.sqlite").path, osm.path] + DefaultData.adminFiles.map(\.path))
-        XCTAssertEqual(explicit.status, 0, explicit.stderr)
-        XCTAssertFalse(explicit.stdout.contains("using the embedded ones"), explicit.stdout)
+        expectEqual(explicit.status, 0, explicit.stderr)
+        expectFalse(explicit.stdout.contains("using the embedded ones"), explicit.stdout)
     }
 
     /// `--progress` shows each step with the memory held; with less memory left than the floor
     /// (here set above the machine's) the import stops with one line and leaves nothing behind.
-    func testImportShowsItsStepsAndStopsWhenMemoryRunsLow() throws {
+    @Test func testImportShowsItsStepsAndStopsWhenMemoryRunsLow() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let osm = try XCTUnwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
+        let osm = try unwrap(DefaultData.inputFiles.first { $0.lastPathComponent == "hanoi_hoankiem_2019.osm" })
         let shown = try Self.hoanKiemImport.get().outcome
-        XCTAssertEqual(shown.status, 0, shown.stderr)
+        expectEqual(shown.status, 0, shown.stderr)
         let steps = shown.stderr.split(separator: "\n")
-        XCTAssertGreaterThan(steps.count, 5, shown.stderr)
-        XCTAssertTrue(steps.allSatisfy { $0.hasPrefix("import: ") && $0.hasSuffix(" GiB held") }, shown.stderr)
-        XCTAssertTrue(steps.last?.contains("writing the dataset") ?? false, shown.stderr)
+        expectGreaterThan(steps.count, 5, shown.stderr)
+        expectTrue(steps.allSatisfy { $0.hasPrefix("import: ") && $0.hasSuffix(" GiB held") }, shown.stderr)
+        expectTrue(steps.last?.contains("writing the dataset") ?? false, shown.stderr)
         let total = steps.last.flatMap { $0.split(separator: "/").dropFirst().first?.split(separator: " ").first }
-        XCTAssertEqual(steps.last?.dropFirst("import: ".count).split(separator: "/").first, total, "the last step is the last of the count")
+        expectEqual(steps.last?.dropFirst("import: ".count).split(separator: "/").first, total, "the last step is the last of the count")
 
         let out = dir.appendingPathComponent("b.sqlite")
         let machine = ProcessInfo.processInfo.physicalMemory >> 20
         let stopped = try run(["import", "--out", out.path, osm.path], environment: ["VIETMAP_SIM_IMPORT_MEMORY_FLOOR_MB": "\(machine * 2)"])
-        XCTAssertEqual(stopped.status, 1, stopped.stderr)
-        XCTAssertEqual(stopped.stderr.split(separator: "\n").count, 1, stopped.stderr)
-        XCTAssertTrue(stopped.stderr.hasPrefix("vietmap-sim: import stopped: the machine has "), stopped.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no partial output")
+        expectEqual(stopped.status, 1, stopped.stderr)
+        expectEqual(stopped.stderr.split(separator: "\n").count, 1, stopped.stderr)
+        expectTrue(stopped.stderr.hasPrefix("vietmap-sim: import stopped: the machine has "), stopped.stderr)
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no partial output")
     }
 
-    func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
+    @Test func testImportErrorNamesTheFileAndLeavesNothingBehind() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -224,16 +217,16 @@ final class CLITests: XCTestCase {
             .write(to: bad, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("out.sqlite")
         let outcome = try run(["import", "--out", out.path, bad.path])
-        XCTAssertEqual(outcome.status, 1)
-        XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("bad_pois.csv"), outcome.stderr)
+        expectEqual(outcome.status, 1)
+        expectEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        expectTrue(outcome.stderr.contains("bad_pois.csv"), outcome.stderr)
         let missing = try run(["import", "--out", out.path, dir.appendingPathComponent("nope.csv").path])
-        XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.stderr.contains("nope.csv"), missing.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["bad_pois.csv"], "no partial output")
+        expectEqual(missing.status, 1)
+        expectTrue(missing.stderr.contains("nope.csv"), missing.stderr)
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["bad_pois.csv"], "no partial output")
     }
 
-    func testServePrintsItsAddressAnswersAndStopsOnSIGTERM() async throws {
+    @Test func testServePrintsItsAddressAnswersAndStopsOnSIGTERM() async throws {
         let db = URL(fileURLWithPath: try TestDataset.path())
         let process = Process()
         process.executableURL = binary
@@ -243,26 +236,26 @@ final class CLITests: XCTestCase {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
         let ready = readyLine(out)
-        XCTAssertTrue(ready.hasPrefix("vietmap-sim listening on http://127.0.0.1:"), ready)
+        expectTrue(ready.hasPrefix("vietmap-sim listening on http://127.0.0.1:"), ready)
         let base = String(ready.dropFirst("vietmap-sim listening on ".count))
-        XCTAssertFalse(base.hasSuffix(":0"))
+        expectFalse(base.hasSuffix(":0"))
 
         let (_, accepted) = try await URLSession.shared.data(from: URL(string: "\(base)/api/autocomplete/v4?apikey=team&text=ben")!)
-        XCTAssertEqual((accepted as? HTTPURLResponse)?.statusCode, 200)
+        expectEqual((accepted as? HTTPURLResponse)?.statusCode, 200)
         let (_, rejected) = try await URLSession.shared.data(from: URL(string: "\(base)/api/autocomplete/v4?apikey=other&text=ben")!)
-        XCTAssertEqual((rejected as? HTTPURLResponse)?.statusCode, 401)
+        expectEqual((rejected as? HTTPURLResponse)?.statusCode, 401)
 
         let started = Date()
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        expectEqual(process.terminationReason, .exit)
+        expectEqual(process.terminationStatus, 0)
+        expectLessThan(Date().timeIntervalSince(started), 5)
     }
 
     /// Started in a folder without Scenarios/, serve still has the built-in scenarios (embedded
     /// in the build) and says so on stderr; `--scenarios DIR` adds to them.
-    func testServeHasTheBuiltInScenariosFromAnyFolder() async throws {
+    @Test func testServeHasTheBuiltInScenariosFromAnyFolder() async throws {
         let db = URL(fileURLWithPath: try TestDataset.path())
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-elsewhere-\(UUID().uuidString)")
         let extra = folder.appendingPathComponent("mine")
@@ -288,17 +281,17 @@ final class CLITests: XCTestCase {
             let base = String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
             let route = "\(base)/api/route/v4?point=10.7725,106.6980&point=10.7800,106.7000&apikey=scenario:empty-route"
             let (data, response) = try await URLSession.shared.data(from: URL(string: route)!)
-            XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
-            XCTAssertTrue(String(decoding: data, as: UTF8.self).contains(#""paths":[]"#))
+            expectEqual((response as? HTTPURLResponse)?.statusCode, 200)
+            expectTrue(String(decoding: data, as: UTF8.self).contains(#""paths":[]"#))
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            XCTAssertEqual(stderr.split(separator: "\n").first.map(String.init), expected)
+            expectEqual(stderr.split(separator: "\n").first.map(String.init), expected)
         }
 
         let unknown = try run(["serve", "--port", "0", "--db", db.path, "--scenario", "nope"])
-        XCTAssertEqual(unknown.status, 1)
-        XCTAssertEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
-        XCTAssertTrue(unknown.stderr.contains("nope") && unknown.stderr.contains("empty-route"), unknown.stderr)
+        expectEqual(unknown.status, 1)
+        expectEqual(unknown.stderr.split(separator: "\n").count, 1, unknown.stderr)
+        expectTrue(unknown.stderr.contains("nope") && unknown.stderr.contains("empty-route"), unknown.stderr)
     }
 }

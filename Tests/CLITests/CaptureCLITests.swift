@@ -1,13 +1,14 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// `serve --upstream … --record` and `serve --replay` as a user runs them: two processes on
 /// loopback, the upstream key given through the environment, then never seen again.
-final class CaptureCLITests: XCTestCase {
+@Suite final class CaptureCLITests {
     static let upstreamKey = "UPSTREAM-SECRET-91c3"
 
     /// The built executable, next to the test bundle (as in `CLITests`).
@@ -53,7 +54,7 @@ final class CaptureCLITests: XCTestCase {
         }
     }
 
-    func testRecordThroughAnUpstreamThenReplayWithItStopped() async throws {
+    @Test func testRecordThroughAnUpstreamThenReplayWithItStopped() async throws {
         let db = try TestDataset.path()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-capture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -69,37 +70,37 @@ final class CaptureCLITests: XCTestCase {
             let (status, body, _) = try await proxy.get(target)
             live.append((status, body))
         }
-        XCTAssertEqual(live.map(\.0), [200, 200], "the upstream accepted the upstream key")
+        expectEqual(live.map(\.0), [200, 200], "the upstream accepted the upstream key")
         let (_, journal, _) = try await proxy.get("/__sim/journal")
         let upstreamOutput = upstream.stop()
         let proxyOutput = proxy.stop()
 
         // The upstream key is nowhere: output, journal, recordings.
-        XCTAssertFalse(proxyOutput.contains(Self.upstreamKey), proxyOutput)
-        XCTAssertFalse(upstreamOutput.contains(Self.upstreamKey))
-        XCTAssertFalse(String(decoding: journal, as: UTF8.self).contains(Self.upstreamKey))
+        expectFalse(proxyOutput.contains(Self.upstreamKey), proxyOutput)
+        expectFalse(upstreamOutput.contains(Self.upstreamKey))
+        expectFalse(String(decoding: journal, as: UTF8.self).contains(Self.upstreamKey))
         let files = try FileManager.default.contentsOfDirectory(atPath: recordings.path)
-        XCTAssertEqual(files.count, 2)
+        expectEqual(files.count, 2)
         for file in files {
-            XCTAssertFalse(try String(contentsOf: recordings.appendingPathComponent(file), encoding: .utf8).contains(Self.upstreamKey))
+            expectFalse(try String(contentsOf: recordings.appendingPathComponent(file), encoding: .utf8).contains(Self.upstreamKey))
         }
-        XCTAssertTrue(proxyOutput.contains("forwarding the endpoints to \(upstream.base) (upstream key set), recording into"), proxyOutput)
+        expectTrue(proxyOutput.contains("forwarding the endpoints to \(upstream.base) (upstream key set), recording into"), proxyOutput)
 
         // Replay with the upstream gone: the same answers.
         let replay = try Server(binary, ["--db", db, "--replay", recordings.path])
         defer { _ = replay.stop() }
         for (target, recorded) in zip(targets, live) {
             let (status, body, response) = try await replay.get(target)
-            XCTAssertEqual(status, recorded.0)
-            XCTAssertEqual(body, recorded.1)
-            XCTAssertEqual(response.value(forHTTPHeaderField: "X-VietMap-Sim-Replay"), "1/1")
+            expectEqual(status, recorded.0)
+            expectEqual(body, recorded.1)
+            expectEqual(response.value(forHTTPHeaderField: "X-VietMap-Sim-Replay"), "1/1")
         }
         let (missing, body, _) = try await replay.get("/api/autocomplete/v4?apikey=app&text=cho")
-        XCTAssertEqual(missing, 404)
-        XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("no recording for this request"))
+        expectEqual(missing, 404)
+        expectTrue(String(decoding: body, as: UTF8.self).contains("no recording for this request"))
     }
 
-    func testCaptureUsageErrors() throws {
+    @Test func testCaptureUsageErrors() throws {
         for arguments in [["serve", "--record", "/tmp/x"], ["serve", "--upstream", "live"], ["serve", "--upstream", "ftp://x"],
                           ["serve", "--replay-timing"], ["serve", "--fallback", "live"], ["serve", "--upstream", "http://127.0.0.1:1", "--replay", "/tmp"],
                           ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-timeout", "0.5"],
@@ -107,8 +108,8 @@ final class CaptureCLITests: XCTestCase {
                           ["serve", "--upstream", "http://127.0.0.1:1", "--upstream-max-body", "64MiB"],
                           ["serve", "--upstream-max-body", "1024"]] {
             let outcome = try CLIRunner.run(binary, arguments, environment: ["VIETMAP_API_KEY": ""])
-            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
-            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
         }
     }
 }

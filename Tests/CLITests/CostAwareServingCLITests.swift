@@ -1,12 +1,13 @@
 import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve` on its default settings keeps heavy requests from delaying light ones: autocompletes are
 /// answered while 8 heavy requests (25-point tours) are still running or waiting for their turn.
 /// Ordering only, no latency threshold (`Scripts/stress-fairness` measures the figures).
-final class CostAwareServingCLITests: XCTestCase {
+@Suite final class CostAwareServingCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: CostAwareServingCLITests.self)
             ?? Bundle(for: CostAwareServingCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -26,7 +27,7 @@ final class CostAwareServingCLITests: XCTestCase {
         }
     }
 
-    func testLightRequestsAreAnsweredWhileHeavyOnesAreStillRunning() throws {
+    @Test func testLightRequestsAreAnsweredWhileHeavyOnesAreStillRunning() throws {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--port", "0", "--db", try TestDataset.path()]
@@ -41,7 +42,7 @@ final class CostAwareServingCLITests: XCTestCase {
             if chunk.isEmpty { break }
             ready += String(decoding: chunk, as: UTF8.self)
         }
-        let port = try XCTUnwrap(ready.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }, ready)
+        let port = try unwrap(ready.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }, ready)
 
         // 25 points spread over District 1 and 3 (the default dataset's roads): a heavy tour.
         var random = SplitMix64(seed: 35)
@@ -66,19 +67,19 @@ final class CostAwareServingCLITests: XCTestCase {
             }
         }
         // Once every tour's request is written.
-        for _ in tours { XCTAssertEqual(sent.wait(timeout: .now() + 30), .success) }
+        for _ in tours { expectEqual(sent.wait(timeout: .now() + 30), .success) }
         for word in ["b", "be", "ben", "ben t", "ben th", "ben tha", "ben than", "ben thanh", "nha tho", "cho ben thanh"] {
             let client = try RawHTTPClient(port: port)
             try client.get("/api/autocomplete/v4?apikey=dev&text=\(word.replacingOccurrences(of: " ", with: "%20"))")
             arrivals.add("light", try client.readResponse().status)
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 300), .success, "the tours are answered")
+        expectEqual(group.wait(timeout: .now() + 300), .success, "the tours are answered")
 
         let all = arrivals.all
-        XCTAssertEqual(all.filter { $0.kind == "light" }.map(\.status), Array(repeating: 200, count: 10))
-        XCTAssertEqual(all.filter { $0.kind == "heavy" }.map(\.status), Array(repeating: 200, count: 8))
-        let lastLight = try XCTUnwrap(all.last { $0.kind == "light" }?.at)
+        expectEqual(all.filter { $0.kind == "light" }.map(\.status), Array(repeating: 200, count: 10))
+        expectEqual(all.filter { $0.kind == "heavy" }.map(\.status), Array(repeating: 200, count: 8))
+        let lastLight = try unwrap(all.last { $0.kind == "light" }?.at)
         let heavyBefore = all.filter { $0.kind == "heavy" && $0.at <= lastLight }.count
-        XCTAssertLessThan(heavyBefore, 8, "every autocomplete was answered while tours were still running or queued")
+        expectLessThan(heavyBefore, 8, "every autocomplete was answered while tours were still running or queued")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve` mounts the dashboard only with `--admin`.
 extension CLITests {
-    func testDashboardOnlyWithAdmin() throws {
+    @Test func testDashboardOnlyWithAdmin() throws {
         let db = try TestDataset.path()
         let emptyScenarios = FileManager.default.temporaryDirectory.appendingPathComponent("cli-dashboard-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: emptyScenarios, withIntermediateDirectories: true)
@@ -24,12 +25,12 @@ extension CLITests {
                 if chunk.isEmpty { break }
                 line += String(decoding: chunk, as: UTF8.self)
             }
-            let port = try XCTUnwrap(line.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }, line)
+            let port = try unwrap(line.split(separator: "\n").first?.split(separator: ":").last.flatMap { UInt16($0) }, line)
             for path in ["/__sim/ui/", "/__sim/ui/dashboard.js", "/__sim/roads?bbox=106.69,10.77,106.70,10.78", "/__sim/endpoints", "/__sim/journal"] {
                 let client = try RawHTTPClient(port: port)
                 try client.get(path)
                 let response = try client.readResponse()
-                XCTAssertEqual(response.status, admin ? 200 : 404, "\(path) with admin=\(admin)")
+                expectEqual(response.status, admin ? 200 : 404, "\(path) with admin=\(admin)")
             }
         }
     }

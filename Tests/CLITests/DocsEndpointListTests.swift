@@ -1,12 +1,13 @@
 import Foundation
 import VietMapWire
-import XCTest
+import TestExpectations
+import Testing
 
 /// The documents' endpoint lists and counts cannot drift from the wire home (issue #37):
 /// docs/api.md's table and Contracts/README.md's name every endpoint of ``APIEndpoint``, and the
 /// counts Contracts/README.md and README.md state are those of `APIEndpoint.allCases` and its contract exclusions.
 /// (`vietmap-sim --help` prints the list from the code: HelpCLITests.)
-final class DocsEndpointListTests: XCTestCase {
+@Suite final class DocsEndpointListTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
@@ -17,39 +18,39 @@ final class DocsEndpointListTests: XCTestCase {
     /// The first cells of the rows of the first table after `heading` (the whole text when nil).
     private func firstColumn(_ text: String, after heading: String? = nil) throws -> String {
         var rest = Substring(text)
-        if let heading { rest = rest[try XCTUnwrap(rest.range(of: heading), "no \(heading)").upperBound...] }
+        if let heading { rest = rest[try unwrap(rest.range(of: heading), "no \(heading)").upperBound...] }
         let rows = rest.split(separator: "\n", omittingEmptySubsequences: false)
             .drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         return rows.map { $0.split(separator: "|").first.map(String.init) ?? "" }.joined(separator: "\n")
     }
 
-    func testDocsAPIListsEveryEndpoint() throws {
+    @Test func testDocsAPIListsEveryEndpoint() throws {
         let names = try firstColumn(try text("docs/api.md"))
         for endpoint in APIEndpoint.allCases {
-            XCTAssertTrue(names.contains("`\(endpoint.name)`"), "docs/api.md's table lacks \(endpoint.name)")
+            expectTrue(names.contains("`\(endpoint.name)`"), "docs/api.md's table lacks \(endpoint.name)")
         }
     }
 
-    func testContractsReadmeListsAndCountsTheCoveredEndpoints() throws {
+    @Test func testContractsReadmeListsAndCountsTheCoveredEndpoints() throws {
         let readme = try text("Contracts/README.md")
         let names = try firstColumn(readme, after: "## Endpoints")
         let covered = APIEndpoint.allCases.filter { $0.contractExclusion == nil }
         for endpoint in covered {
-            XCTAssertTrue(names.contains("`\(endpoint.name)`"), "Contracts/README.md's Endpoints table lacks \(endpoint.name)")
+            expectTrue(names.contains("`\(endpoint.name)`"), "Contracts/README.md's Endpoints table lacks \(endpoint.name)")
         }
         for endpoint in APIEndpoint.allCases where endpoint.contractExclusion != nil {
-            XCTAssertFalse(names.contains("`\(endpoint.name)`"), "\(endpoint.name) is outside the corpus")
+            expectFalse(names.contains("`\(endpoint.name)`"), "\(endpoint.name) is outside the corpus")
         }
         let all = APIEndpoint.allCases.count, excluded = all - covered.count
-        XCTAssertTrue(readme.contains("all \(all) endpoints of"), "Contracts/README.md must say 'all \(all) endpoints of'")
-        XCTAssertTrue(readme.contains("\(covered.count) of them in the query corpus"),
+        expectTrue(readme.contains("all \(all) endpoints of"), "Contracts/README.md must say 'all \(all) endpoints of'")
+        expectTrue(readme.contains("\(covered.count) of them in the query corpus"),
                       "Contracts/README.md must say '\(covered.count) of them in the query corpus'")
-        XCTAssertTrue(readme.contains("the \(excluded) map resources"), "Contracts/README.md must say 'the \(excluded) map resources'")
+        expectTrue(readme.contains("the \(excluded) map resources"), "Contracts/README.md must say 'the \(excluded) map resources'")
     }
 
     /// README.md's "N REST endpoints": every endpoint that is not a map resource (the ones the contract corpus covers).
-    func testReadmeCountsTheRESTEndpoints() throws {
+    @Test func testReadmeCountsTheRESTEndpoints() throws {
         let rest = APIEndpoint.allCases.filter { $0.contractExclusion == nil }.count
-        XCTAssertTrue(try text("README.md").contains("\(rest) REST endpoints"), "README.md must say '\(rest) REST endpoints'")
+        expectTrue(try text("README.md").contains("\(rest) REST endpoints"), "README.md must say '\(rest) REST endpoints'")
     }
 }

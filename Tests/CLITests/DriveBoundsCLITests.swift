@@ -1,12 +1,13 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `vietmap-sim drive` within bounds: a drive of more than 1,000,000 fixes is refused before it
 /// is made (one line naming the options, exit 64, nothing written), `--via`, `--stop`, `--detour`
 /// and `--gap` are taken at most 1,000 times each, and a trace is streamed out, not held — the same
 /// bytes to a file and to stdout.
-final class DriveBoundsCLITests: XCTestCase {
+@Suite final class DriveBoundsCLITests {
     static let from = "10.7769,106.7008", to = "10.7798,106.6990"
 
     var binary: URL {
@@ -16,12 +17,12 @@ final class DriveBoundsCLITests: XCTestCase {
 
     var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drive-bounds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -29,47 +30,47 @@ final class DriveBoundsCLITests: XCTestCase {
         try CLIRunner.run(binary, ["drive", "--db", try TestDataset.path(), "--from", Self.from, "--to", Self.to] + arguments)
     }
 
-    private func assertRefused(_ arguments: [String], _ fragments: [String], line: UInt = #line) throws {
+    private func assertRefused(_ arguments: [String], _ fragments: [String], line: Int = #line) throws {
         let out = folder.appendingPathComponent("refused.gpx")
         let outcome = try drive(arguments + ["--out", out.path])
-        XCTAssertEqual(outcome.status, 64, outcome.stderr, line: line)
+        expectEqual(outcome.status, 64, outcome.stderr, line: line)
         let lines = outcome.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, outcome.stderr, line: line)
-        for fragment in fragments { XCTAssertTrue(outcome.stderr.contains(fragment), "\(fragment) in \(outcome.stderr)", line: line) }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing written", line: line)
+        expectEqual(lines.count, 1, outcome.stderr, line: line)
+        for fragment in fragments { expectTrue(outcome.stderr.contains(fragment), "\(fragment) in \(outcome.stderr)", line: line) }
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing written", line: line)
     }
 
-    func testADriveOverAMillionFixesIsRefusedUpFront() throws {
+    @Test func testADriveOverAMillionFixesIsRefusedUpFront() throws {
         let dayLongStops = (0..<20).flatMap { _ in ["--stop", "0:86400"] }
         try assertRefused(["--rate", "50"] + dayLongStops, ["the trace would have 86404", "--rate 50", "at most 1000000"])
         try assertRefused(["--rate", "50", "--speed-factor", "0.01", "--stop", "10:20000"],
                           ["fixes (29", "--speed-factor 0.01", "at most 1000000"])
     }
 
-    func testViaStopDetourAndGapAreTakenAtMostAThousandTimes() throws {
+    @Test func testViaStopDetourAndGapAreTakenAtMostAThousandTimes() throws {
         for option in ["--via", "--stop", "--detour", "--gap"] {
             let value = option == "--detour" ? "50@1" : option == "--via" ? Self.to : "1:1"
             try assertRefused(Array((0...1_000).map { _ in [option, value] }.joined()), ["\(option) is given 1001 times; at most 1000"])
         }
         let gaps = (0..<1_000).flatMap { ["--gap", "\(Double($0) / 10):0.05"] }
         let fine = try drive(["--rate", "10", "--out", folder.appendingPathComponent("gaps.gpx").path] + gaps)
-        XCTAssertEqual(fine.status, 0, fine.stderr)
+        expectEqual(fine.status, 0, fine.stderr)
     }
 
     /// 50 Hz over the 99 s route: ≈ 4,950 fixes, ≈ 890 KB of GPX — many 64 KiB pieces.
-    func testALargeTraceIsTheSameBytesInAFileAndOnStdout() throws {
+    @Test func testALargeTraceIsTheSameBytesInAFileAndOnStdout() throws {
         let out = folder.appendingPathComponent("fast.gpx")
         let written = try drive(["--rate", "50", "--out", out.path])
-        XCTAssertEqual(written.status, 0, written.stderr)
+        expectEqual(written.status, 0, written.stderr)
         let file = try Data(contentsOf: out)
-        XCTAssertGreaterThan(file.count, 800_000)
+        expectGreaterThan(file.count, 800_000)
         let printed = try drive(["--rate", "50", "--format", "gpx"])
-        XCTAssertEqual(printed.status, 0, printed.stderr)
-        XCTAssertEqual(Data(printed.stdout.utf8), file)
+        expectEqual(printed.status, 0, printed.stderr)
+        expectEqual(Data(printed.stdout.utf8), file)
         let text = String(decoding: file, as: UTF8.self)
-        XCTAssertTrue(text.hasSuffix("</trkseg>\n  </trk>\n</gpx>\n"))
+        expectTrue(text.hasSuffix("</trkseg>\n  </trk>\n</gpx>\n"))
         let fixes = text.components(separatedBy: "<trkpt ").count - 1
-        XCTAssertEqual(text.components(separatedBy: "<wpt ").count - 1, fixes)
-        XCTAssertTrue(written.stderr.contains("\(fixes) fixes (gpx)"), written.stderr)
+        expectEqual(text.components(separatedBy: "<wpt ").count - 1, fixes)
+        expectTrue(written.stderr.contains("\(fixes) fixes (gpx)"), written.stderr)
     }
 }

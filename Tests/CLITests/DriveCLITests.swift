@@ -2,13 +2,14 @@ import Dataset
 import Foundation
 import Routing
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `vietmap-sim drive` as QA runs it: the GPX is GPX 1.1 (xmllint against the schema subset in
 /// Fixtures/), the fixes lie on the route the router computes in-process for the same points,
 /// same options give the same bytes, NMEA sentences carry valid checksums, and gaps, stops and
 /// detours do what they say.
-final class DriveCLITests: XCTestCase {
+@Suite final class DriveCLITests {
     /// A drive of ≈ 960 m / 99 s through District 1 (the route the route v4 tests use).
     static let from = "10.7769,106.7008", to = "10.7798,106.6990"
 
@@ -19,12 +20,12 @@ final class DriveCLITests: XCTestCase {
 
     var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-drive-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -33,13 +34,13 @@ final class DriveCLITests: XCTestCase {
         let out = folder.appendingPathComponent(name)
         let outcome = try CLIRunner.run(binary, ["drive", "--db", try TestDataset.path(), "--from", Self.from, "--to", Self.to,
                                                  "--out", out.path] + arguments)
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        expectEqual(outcome.status, 0, outcome.stderr)
         return try String(contentsOf: out, encoding: .utf8)
     }
 
     /// The route the router gives for the same points (what `drive` follows).
     func routePolyline() throws -> [GeoPoint] {
-        let graph = try XCTUnwrap(try RoadGraphStore.load(databasePath: try TestDataset.path()))
+        let graph = try unwrap(try RoadGraphStore.load(databasePath: try TestDataset.path()))
         let parse = { (text: String) in GeoPoint(Double(text.split(separator: ",")[0])!, Double(text.split(separator: ",")[1])!) }
         return try Router.route(graph, points: [parse(Self.from), parse(Self.to)], vehicle: .car).points
     }
@@ -74,122 +75,122 @@ final class DriveCLITests: XCTestCase {
         return best
     }
 
-    func testDriveGPXValidatesAgainstTheGPX11Schema() throws {
+    @Test func testDriveGPXValidatesAgainstTheGPX11Schema() throws {
         let xmllint = "/usr/bin/xmllint"
         guard FileManager.default.isExecutableFile(atPath: xmllint) else {
-            throw XCTSkip("xmllint is not installed (apt-get install -y libxml2-utils)")
+            try Test.cancel("xmllint is not installed (apt-get install -y libxml2-utils)")
         }
-        let schema = try XCTUnwrap(Bundle.module.url(forResource: "gpx-1.1-subset", withExtension: "xsd", subdirectory: "Fixtures"))
+        let schema = try unwrap(Bundle.module.url(forResource: "gpx-1.1-subset", withExtension: "xsd", subdirectory: "Fixtures"))
         _ = try drive(["--gap", "20:5", "--rate", "2"])  // two trksegs, fractional times
         let gpx = folder.appendingPathComponent("trace.gpx")
         let outcome = try CLIRunner.run(URL(fileURLWithPath: xmllint), ["--noout", "--schema", schema.path, gpx.path])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("validates"), outcome.stderr)
+        expectEqual(outcome.status, 0, outcome.stderr)
+        expectTrue(outcome.stderr.contains("validates"), outcome.stderr)
         // The schema is not a rubber stamp: a point without lon fails it.
         let broken = folder.appendingPathComponent("broken.gpx")
         try String(contentsOf: gpx, encoding: .utf8).replacingOccurrences(of: " lon=\"106.7004044\"", with: "")
             .write(to: broken, atomically: true, encoding: .utf8)
-        XCTAssertNotEqual(try CLIRunner.run(URL(fileURLWithPath: xmllint), ["--noout", "--schema", schema.path, broken.path]).status, 0)
+        expectNotEqual(try CLIRunner.run(URL(fileURLWithPath: xmllint), ["--noout", "--schema", schema.path, broken.path]).status, 0)
     }
 
-    func testDriveWithoutNoiseStaysOnTheRouteForTheRoutesTime() throws {
+    @Test func testDriveWithoutNoiseStaysOnTheRouteForTheRoutesTime() throws {
         let points = try trackPoints(try drive([]))
         let line = try routePolyline()
         let worst = points.map { distance(GeoPoint($0.lat, $0.lon), to: line) }.max() ?? .infinity
-        XCTAssertLessThan(worst, 10, "max distance from the route \(worst) m")
-        XCTAssertLessThan(worst, 0.05)  // on the line up to the 7 printed decimals
+        expectLessThan(worst, 10, "max distance from the route \(worst) m")
+        expectLessThan(worst, 0.05)  // on the line up to the 7 printed decimals
         print(String(format: "drive: %d fixes, max distance from the route %.4f m", points.count, worst))
-        XCTAssertEqual(points.first?.seconds, 0)
-        XCTAssertEqual(zip(points, points.dropFirst()).map { $1.seconds - $0.seconds }.allSatisfy { $0 == 1 }, true)
-        let graph = try XCTUnwrap(try RoadGraphStore.load(databasePath: try TestDataset.path()))
+        expectEqual(points.first?.seconds, 0)
+        expectEqual(zip(points, points.dropFirst()).map { $1.seconds - $0.seconds }.allSatisfy { $0 == 1 }, true)
+        let graph = try unwrap(try RoadGraphStore.load(databasePath: try TestDataset.path()))
         let route = try Router.route(graph, points: [line.first!, line.last!], vehicle: .car)
         // The first tick at or after arrival: the trace lasts the route's time.
-        XCTAssertEqual(points.last?.seconds, (Double(route.time) / 1000).rounded(.up))
-        XCTAssertEqual(points.first.map { GeoPoint($0.lat, $0.lon) }.map { Geo.distance($0, line[0]) } ?? 1, 0, accuracy: 0.05)
-        XCTAssertEqual(points.last.map { GeoPoint($0.lat, $0.lon) }.map { Geo.distance($0, line[line.count - 1]) } ?? 1, 0, accuracy: 0.05)
+        expectEqual(points.last?.seconds, (Double(route.time) / 1000).rounded(.up))
+        expectEqual(points.first.map { GeoPoint($0.lat, $0.lon) }.map { Geo.distance($0, line[0]) } ?? 1, 0, accuracy: 0.05)
+        expectEqual(points.last.map { GeoPoint($0.lat, $0.lon) }.map { Geo.distance($0, line[line.count - 1]) } ?? 1, 0, accuracy: 0.05)
         // Twice as fast: half the time.
         let fast = try trackPoints(try drive(["--speed-factor", "2"], to: "fast.gpx"))
-        XCTAssertEqual(fast.last?.seconds, (Double(route.time) / 2000).rounded(.up))
+        expectEqual(fast.last?.seconds, (Double(route.time) / 2000).rounded(.up))
     }
 
-    func testDriveIsByteIdenticalForASeedAndDiffersForAnother() throws {
+    @Test func testDriveIsByteIdenticalForASeedAndDiffersForAnother() throws {
         let a = try drive(["--noise", "4", "--seed", "11"], to: "a.gpx")
-        XCTAssertEqual(a, try drive(["--noise", "4", "--seed", "11"], to: "b.gpx"))
-        XCTAssertNotEqual(a, try drive(["--noise", "4", "--seed", "12"], to: "c.gpx"))
-        XCTAssertEqual(try drive([], to: "d.nmea"), try drive([], to: "e.nmea"))
+        expectEqual(a, try drive(["--noise", "4", "--seed", "11"], to: "b.gpx"))
+        expectNotEqual(a, try drive(["--noise", "4", "--seed", "12"], to: "c.gpx"))
+        expectEqual(try drive([], to: "d.nmea"), try drive([], to: "e.nmea"))
         let noisy = try trackPoints(a)
         let line = try routePolyline()
         let off = noisy.map { distance(GeoPoint($0.lat, $0.lon), to: line) }
-        XCTAssertGreaterThan(off.max() ?? 0, 1)  // the noise is there
-        XCTAssertLessThan(off.max() ?? .infinity, 4 * 6)
+        expectGreaterThan(off.max() ?? 0, 1)  // the noise is there
+        expectLessThan(off.max() ?? .infinity, 4 * 6)
     }
 
-    func testDriveNMEASentencesHaveValidChecksumsAndSteadyTimes() throws {
+    @Test func testDriveNMEASentencesHaveValidChecksumsAndSteadyTimes() throws {
         let text = try drive(["--format", "nmea", "--rate", "2"], to: "trace.txt")
         let lines = text.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        XCTAssertGreaterThan(lines.count, 300)
+        expectGreaterThan(lines.count, 300)
         var rmcTimes: [Double] = []
         let line = try routePolyline()
         for sentence in lines {
-            XCTAssertTrue(sentence.hasPrefix("$"), sentence)
+            expectTrue(sentence.hasPrefix("$"), sentence)
             let parts = sentence.dropFirst().split(separator: "*", omittingEmptySubsequences: false)
-            XCTAssertEqual(parts.count, 2, sentence)
+            expectEqual(parts.count, 2, sentence)
             let body = String(parts[0])
-            XCTAssertEqual(String(parts[1]), String(format: "%02X", body.utf8.reduce(UInt8(0), ^)), sentence)
+            expectEqual(String(parts[1]), String(format: "%02X", body.utf8.reduce(UInt8(0), ^)), sentence)
             let fields = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let (latIndex, hasFix): (Int, Bool) = fields[0] == "GPRMC" ? (3, fields[2] == "A") : (2, fields[6] == "1")
-            XCTAssertTrue(fields[0] == "GPRMC" || fields[0] == "GPGGA", sentence)
-            XCTAssertTrue(hasFix, sentence)
+            expectTrue(fields[0] == "GPRMC" || fields[0] == "GPGGA", sentence)
+            expectTrue(hasFix, sentence)
             // ddmm.mmmm,N,dddmm.mmmm,E
             let lat = fields[latIndex], lon = fields[latIndex + 2]
-            XCTAssertTrue(lat.range(of: #"^\d{4}\.\d{4}$"#, options: .regularExpression) != nil, lat)
-            XCTAssertTrue(lon.range(of: #"^\d{5}\.\d{4}$"#, options: .regularExpression) != nil, lon)
-            XCTAssertEqual([fields[latIndex + 1], fields[latIndex + 3]], ["N", "E"])
+            expectTrue(lat.range(of: #"^\d{4}\.\d{4}$"#, options: .regularExpression) != nil, lat)
+            expectTrue(lon.range(of: #"^\d{5}\.\d{4}$"#, options: .regularExpression) != nil, lon)
+            expectEqual([fields[latIndex + 1], fields[latIndex + 3]], ["N", "E"])
             let latitude = Double(lat.prefix(2))! + Double(lat.dropFirst(2))! / 60
             let longitude = Double(lon.prefix(3))! + Double(lon.dropFirst(3))! / 60
-            XCTAssertLessThan(distance(GeoPoint(latitude, longitude), to: line), 1, sentence)  // 0.0001' ≈ 0.19 m
+            expectLessThan(distance(GeoPoint(latitude, longitude), to: line), 1, sentence)  // 0.0001' ≈ 0.19 m
             if fields[0] == "GPRMC" {
-                XCTAssertEqual(fields[9], "010126")
+                expectEqual(fields[9], "010126")
                 let t = fields[1]
                 rmcTimes.append(Double(t.prefix(2))! * 3600 + Double(t.dropFirst(2).prefix(2))! * 60 + Double(t.dropFirst(4))!)
             }
         }
-        XCTAssertEqual(rmcTimes.first, 8 * 3600)
-        for (a, b) in zip(rmcTimes, rmcTimes.dropFirst()) { XCTAssertEqual(b - a, 0.5, accuracy: 1e-9) }
+        expectEqual(rmcTimes.first, 8 * 3600)
+        for (a, b) in zip(rmcTimes, rmcTimes.dropFirst()) { expectEqual(b - a, 0.5, accuracy: 1e-9) }
     }
 
-    func testDriveGapStopAndDetour() throws {
+    @Test func testDriveGapStopAndDetour() throws {
         let line = try routePolyline()
         let gap = try trackPoints(try drive(["--gap", "20:10"], to: "gap.gpx"))
-        XCTAssertFalse(gap.contains { (20..<30).contains($0.seconds) })
-        XCTAssertTrue(gap.contains { $0.seconds == 19 } && gap.contains { $0.seconds == 30 })
+        expectFalse(gap.contains { (20..<30).contains($0.seconds) })
+        expectTrue(gap.contains { $0.seconds == 19 } && gap.contains { $0.seconds == 30 })
 
         let stop = try trackPoints(try drive(["--stop", "20:15"], to: "stop.gpx"))
         let still = stop.filter { (20...35).contains($0.seconds) }
-        XCTAssertEqual(still.count, 16)
-        XCTAssertEqual(Set(still.map { "\($0.lat),\($0.lon)" }).count, 1)
-        XCTAssertNotEqual("\(stop[36].lat),\(stop[36].lon)", "\(stop[35].lat),\(stop[35].lon)")
+        expectEqual(still.count, 16)
+        expectEqual(Set(still.map { "\($0.lat),\($0.lon)" }).count, 1)
+        expectNotEqual("\(stop[36].lat),\(stop[36].lon)", "\(stop[35].lat),\(stop[35].lon)")
 
         let detour = try trackPoints(try drive(["--detour", "150@30"], to: "detour.gpx"))
         let off = detour.map { distance(GeoPoint($0.lat, $0.lon), to: line) }
         let worst = off.max() ?? 0
-        XCTAssertEqual(worst, 150, accuracy: 1, "max distance from the route during the detour")
-        XCTAssertLessThan(off.prefix(30).max() ?? 1, 0.05)  // on the route before it
-        XCTAssertLessThan(off.suffix(30).max() ?? 1, 0.05)  // and back on it after
-        XCTAssertGreaterThan(detour.count, gap.count)  // the detour took time
+        expectEqual(worst, 150, accuracy: 1, "max distance from the route during the detour")
+        expectLessThan(off.prefix(30).max() ?? 1, 0.05)  // on the route before it
+        expectLessThan(off.suffix(30).max() ?? 1, 0.05)  // and back on it after
+        expectGreaterThan(detour.count, gap.count)  // the detour took time
     }
 
-    func testDriveHelpListsItsOptions() throws {
+    @Test func testDriveHelpListsItsOptions() throws {
         let help = try CLIRunner.run(binary, ["drive", "--help"])
-        XCTAssertEqual(help.status, 0)
+        expectEqual(help.status, 0)
         for flag in ["--from", "--to", "--via", "--vehicle", "--format", "--out", "--db", "--seed", "--rate", "--speed-factor",
                      "--noise", "--stop", "--detour", "--gap", "--start"] {
-            XCTAssertTrue(help.stdout.contains(flag), flag)
+            expectTrue(help.stdout.contains(flag), flag)
         }
-        XCTAssertTrue(try CLIRunner.run(binary, ["--help"]).stdout.contains("\n  drive "))
+        expectTrue(try CLIRunner.run(binary, ["--help"]).stdout.contains("\n  drive "))
     }
 
-    func testDriveBadInputIsOneLine() throws {
+    @Test func testDriveBadInputIsOneLine() throws {
         let db = try TestDataset.path()
         func outcome(_ arguments: [String]) throws -> CLIRunner.Outcome {
             try CLIRunner.run(binary, ["drive", "--db", db] + arguments)
@@ -208,19 +209,19 @@ final class DriveCLITests: XCTestCase {
             (["--from", Self.from, "--to", Self.to, "--db", folder.appendingPathComponent("none.sqlite").path], 1),
         ] {
             let result = try outcome(arguments)
-            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+            expectEqual(result.status, status, "\(arguments): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")
-            XCTAssertEqual(lines.count, 1, "\(arguments): \(result.stderr)")
-            XCTAssertTrue(lines.first?.hasPrefix("vietmap-sim: ") ?? false, result.stderr)
-            XCTAssertTrue(result.stdout.isEmpty, "\(arguments)")
+            expectEqual(lines.count, 1, "\(arguments): \(result.stderr)")
+            expectTrue(lines.first?.hasPrefix("vietmap-sim: ") ?? false, result.stderr)
+            expectTrue(result.stdout.isEmpty, "\(arguments)")
         }
-        XCTAssertTrue(try outcome(["--from", "1,1", "--to", Self.to]).stderr.contains("no road for car within 1000 m of --from 1,1"))
-        XCTAssertTrue(try outcome(["--from", Self.from, "--to", "21.0285,105.8542"]).stderr.contains("no route for car"))
+        expectTrue(try outcome(["--from", "1,1", "--to", Self.to]).stderr.contains("no road for car within 1000 m of --from 1,1"))
+        expectTrue(try outcome(["--from", Self.from, "--to", "21.0285,105.8542"]).stderr.contains("no route for car"))
         // A failed drive leaves nothing in the folder, not even a temporary file.
         let existing = folder.appendingPathComponent("kept.gpx")
         try "old".write(to: existing, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try outcome(["--from", "1,1", "--to", Self.to, "--out", existing.path]).status, 1)
-        XCTAssertEqual(try String(contentsOf: existing, encoding: .utf8), "old")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.gpx"])
+        expectEqual(try outcome(["--from", "1,1", "--to", Self.to, "--out", existing.path]).status, 1)
+        expectEqual(try String(contentsOf: existing, encoding: .utf8), "old")
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.gpx"])
     }
 }

@@ -4,14 +4,15 @@ import MBTiles
 import MapTiles
 import SimTesting
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 import Zlib
 
 /// `vietmap-sim export-tiles` over the shared test dataset: District 1 at z12–14 read back with `MBTilesReader`
 /// (every tile of the cover stored — District 1 has roads in each —, TMS rows, gzip, metadata and its
 /// `vector_layers`), the style beside it naming the file and its glyphs and sprite, which exist; bad options are
 /// one line and exit 64 with nothing written; an area without data is exit 1.
-final class ExportTilesCLITests: XCTestCase {
+@Suite final class ExportTilesCLITests {
     /// `MapExportArea.Name.district1`'s box.
     static let district1 = (west: 106.6835, south: 10.7615, east: 106.7135, north: 10.7945)
 
@@ -22,12 +23,12 @@ final class ExportTilesCLITests: XCTestCase {
 
     var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -35,11 +36,11 @@ final class ExportTilesCLITests: XCTestCase {
         try CLIRunner.run(binary, ["export-tiles", "--db", try TestDataset.path()] + arguments)
     }
 
-    func testDistrict1ExportsToMBTilesWithAStyleThatNamesItsFiles() throws {
+    @Test func testDistrict1ExportsToMBTilesWithAStyleThatNamesItsFiles() throws {
         let out = folder.appendingPathComponent("d1.mbtiles").path
         let outcome = try export(["--area", "district1", "--zoom", "12-14", "--out", out])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stdout.contains("12 of 12 tiles had data"), outcome.stdout)
+        expectEqual(outcome.status, 0, outcome.stderr)
+        expectTrue(outcome.stdout.contains("12 of 12 tiles had data"), outcome.stdout)
 
         let reader = try MBTilesReader(path: out)
         var covered = 0
@@ -48,13 +49,13 @@ final class ExportTilesCLITests: XCTestCase {
             let cover = try TileCover(z: z, west: d.west, south: d.south, east: d.east, north: d.north)
             covered += cover.count
             for tile in cover {
-                let data = try XCTUnwrap(try reader.tile(z: tile.z, x: tile.x, y: tile.y), "tile \(tile) missing")
-                XCTAssertEqual(Array(data.prefix(2)), [0x1f, 0x8b], "tile \(tile) is not gzip")
+                let data = try unwrap(try reader.tile(z: tile.z, x: tile.x, y: tile.y), "tile \(tile) missing")
+                expectEqual(Array(data.prefix(2)), [0x1f, 0x8b], "tile \(tile) is not gzip")
                 let mvt = try Inflate.decompress(data, format: .gzip, limit: 64 << 20)
-                XCTAssertTrue(mvt.range(of: Data("vietmap_network".utf8)) != nil, "tile \(tile) has no roads")
+                expectTrue(mvt.range(of: Data("vietmap_network".utf8)) != nil, "tile \(tile) has no roads")
             }
         }
-        XCTAssertEqual(try reader.tileCount(), covered)
+        expectEqual(try reader.tileCount(), covered)
 
         // TMS rows in the file: row = 2^z − 1 − y.
         let database = try Database(path: out, mode: .readOnly)
@@ -63,61 +64,61 @@ final class ExportTilesCLITests: XCTestCase {
                                 north: Self.district1.north)
         var stored = Set<[Int]>()
         while try rows.step() { stored.insert([rows.int(0), rows.int(1)]) }
-        XCTAssertEqual(stored, Set(z14.map { [$0.x, (1 << 14) - 1 - $0.y] }))
+        expectEqual(stored, Set(z14.map { [$0.x, (1 << 14) - 1 - $0.y] }))
 
         let metadata = try reader.metadata()
-        XCTAssertEqual(metadata["name"], "d1")
-        XCTAssertEqual(metadata["format"], "pbf")
-        XCTAssertEqual(metadata["bounds"], "106.6835,10.7615,106.7135,10.7945")
-        XCTAssertEqual(metadata["minzoom"], "12")
-        XCTAssertEqual(metadata["maxzoom"], "14")
-        XCTAssertEqual(metadata["attribution"], "© OpenStreetMap contributors")
-        let center = try XCTUnwrap(metadata["center"]).split(separator: ",").compactMap { Double($0) }
-        XCTAssertEqual(center.count, 3)
-        XCTAssertTrue((Self.district1.west...Self.district1.east).contains(center[0]))
-        let json = try JSONParser.parse(try XCTUnwrap(metadata["json"]))
-        let layers = try XCTUnwrap(json["vector_layers"]?.arrayValue)
-        let network = try XCTUnwrap(layers.first { $0["id"]?.stringValue == "vietmap_network" })
-        XCTAssertEqual(network["fields"]?["roadclass"]?.stringValue, "Number")
-        XCTAssertEqual(network["fields"]?["name"]?.stringValue, "String")
-        XCTAssertEqual(network["maxzoom"]?.intValue, 14)
-        XCTAssertTrue(layers.contains { $0["id"]?.stringValue == "vietmap_point" }, "\(layers)")
+        expectEqual(metadata["name"], "d1")
+        expectEqual(metadata["format"], "pbf")
+        expectEqual(metadata["bounds"], "106.6835,10.7615,106.7135,10.7945")
+        expectEqual(metadata["minzoom"], "12")
+        expectEqual(metadata["maxzoom"], "14")
+        expectEqual(metadata["attribution"], "© OpenStreetMap contributors")
+        let center = try unwrap(metadata["center"]).split(separator: ",").compactMap { Double($0) }
+        expectEqual(center.count, 3)
+        expectTrue((Self.district1.west...Self.district1.east).contains(center[0]))
+        let json = try JSONParser.parse(try unwrap(metadata["json"]))
+        let layers = try unwrap(json["vector_layers"]?.arrayValue)
+        let network = try unwrap(layers.first { $0["id"]?.stringValue == "vietmap_network" })
+        expectEqual(network["fields"]?["roadclass"]?.stringValue, "Number")
+        expectEqual(network["fields"]?["name"]?.stringValue, "String")
+        expectEqual(network["maxzoom"]?.intValue, 14)
+        expectTrue(layers.contains { $0["id"]?.stringValue == "vietmap_point" }, "\(layers)")
 
         // The style beside it.
         let styleText = try String(contentsOfFile: folder.appendingPathComponent("d1.style.json").path, encoding: .utf8)
         let style = try JSONParser.parse(styleText)
-        XCTAssertEqual(style["sources"]?["vietmap"]?["url"]?.stringValue, "mbtiles://" + out)
+        expectEqual(style["sources"]?["vietmap"]?["url"]?.stringValue, "mbtiles://" + out)
         let assets = folder.appendingPathComponent("d1.assets").path
-        XCTAssertEqual(style["glyphs"]?.stringValue, "file://" + assets + "/fonts/{fontstack}/{range}.pbf")
-        XCTAssertEqual(style["sprite"]?.stringValue, "file://" + assets + "/sprite")
-        XCTAssertGreaterThan(style["layers"]?.arrayValue?.count ?? 0, 50)
+        expectEqual(style["glyphs"]?.stringValue, "file://" + assets + "/fonts/{fontstack}/{range}.pbf")
+        expectEqual(style["sprite"]?.stringValue, "file://" + assets + "/sprite")
+        expectGreaterThan(style["layers"]?.arrayValue?.count ?? 0, 50)
         for stack in ["Roboto Regular", "Roboto Medium", "Roboto Condensed Italic"] {
             for range in ["0-255", "256-511", "7680-7935"] {  // Vietnamese names need all three
                 let file = assets + "/fonts/\(stack)/\(range).pbf"
-                XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0, 1000, file)
+                expectGreaterThan((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0, 1000, file)
             }
         }
         // The style's own label text: the one-way arrow "→" (U+2192) is in 8448-8703; without that file MapLibre
         // Native fails the render of any view with a one-way street.
-        XCTAssertTrue(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/8448-8703.pbf"))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/19968-20223.pbf"),
+        expectTrue(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/8448-8703.pbf"))
+        expectFalse(FileManager.default.fileExists(atPath: assets + "/fonts/Roboto Regular/19968-20223.pbf"),
                        "only the ranges the names need unless --all-glyphs")
         for name in ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"] {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: assets + "/" + name), name)
+            expectTrue(FileManager.default.fileExists(atPath: assets + "/" + name), name)
         }
         // Nothing else in the folder: no temporary file or folder left behind.
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
 
         // Exporting again over it (another look, one zoom) replaces all three; still nothing left behind.
         let again = try export(["--area", "district1", "--zoom", "13", "--look", "dm", "--out", out])
-        XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(try MBTilesReader(path: out).tileCount(), 4)
+        expectEqual(again.status, 0, again.stderr)
+        expectEqual(try MBTilesReader(path: out).tileCount(), 4)
         let dark = try JSONParser.parse(try String(contentsOfFile: folder.appendingPathComponent("d1.style.json").path, encoding: .utf8))
-        XCTAssertEqual(dark["metadata"]?["vietmap-sim:look"]?.stringValue, "dm")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
+        expectEqual(dark["metadata"]?["vietmap-sim:look"]?.stringValue, "dm")
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["d1.assets", "d1.mbtiles", "d1.style.json"])
     }
 
-    func testBadOptionsAreOneLineExit64AndWriteNothing() throws {
+    @Test func testBadOptionsAreOneLineExit64AndWriteNothing() throws {
         let out = folder.appendingPathComponent("bad.mbtiles").path
         let cases: [([String], String)] = [
             (["--bbox", "106.68,10.76,106.71"], "give west,south,east,north"),
@@ -132,17 +133,17 @@ final class ExportTilesCLITests: XCTestCase {
         ]
         for (arguments, message) in cases {
             let outcome = try export(arguments + ["--out", out])
-            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
-            XCTAssertTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
-            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+            expectEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            expectTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
         }
         let noOut = try export(["--area", "district1"])
-        XCTAssertEqual(noOut.status, 64)
-        XCTAssertTrue(noOut.stderr.contains("needs --out"), noOut.stderr)
+        expectEqual(noOut.status, 64)
+        expectTrue(noOut.stderr.contains("needs --out"), noOut.stderr)
         // Inside the world, outside the data: exit 1, one line, no files.
         let empty = try export(["--bbox", "2.29,48.85,2.30,48.86", "--zoom", "12-13", "--out", out])
-        XCTAssertEqual(empty.status, 1, empty.stderr)
-        XCTAssertTrue(empty.stderr.contains("no map features in"), empty.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+        expectEqual(empty.status, 1, empty.stderr)
+        expectTrue(empty.stderr.contains("no map features in"), empty.stderr)
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import SimTesting
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,7 @@ import FoundationNetworking
 /// built-in scenarios listed and validated from any folder, a folder for `--out` created, the
 /// upstream's first 401 named once, progress while the default dataset builds, and one line for a
 /// foreign SQLite file, a truncated OSM file and a scenario file that does not load.
-final class FrictionCLITests: XCTestCase {
+@Suite final class FrictionCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: FrictionCLITests.self)
             ?? Bundle(for: FrictionCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -18,12 +19,12 @@ final class FrictionCLITests: XCTestCase {
 
     private var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-friction-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -40,123 +41,123 @@ final class FrictionCLITests: XCTestCase {
         return url
     }
 
-    func testScenariosListAndValidateHaveTheBuiltInsInAnyFolder() throws {
+    @Test func testScenariosListAndValidateHaveTheBuiltInsInAnyFolder() throws {
         let list = try run(["scenarios", "list"])
-        XCTAssertEqual(list.status, 0, list.stderr)
-        XCTAssertTrue(list.stdout.contains("empty-route") && list.stdout.contains("flaky-503"), list.stdout)
+        expectEqual(list.status, 0, list.stderr)
+        expectTrue(list.stdout.contains("empty-route") && list.stdout.contains("flaky-503"), list.stdout)
         let validate = try run(["scenarios", "validate"])
-        XCTAssertEqual(validate.status, 0, validate.stdout + validate.stderr)
-        XCTAssertTrue(validate.stdout.hasPrefix("OK: ") && validate.stdout.contains("built-in; no ./Scenarios folder"), validate.stdout)
+        expectEqual(validate.status, 0, validate.stdout + validate.stderr)
+        expectTrue(validate.stdout.hasPrefix("OK: ") && validate.stdout.contains("built-in; no ./Scenarios folder"), validate.stdout)
 
         // ./Scenarios adds to them, as for serve.
         _ = try write(#"{"name": "mine", "description": "Mine.", "rules": [{"match": {"endpoint": "route"}, "respond": {"status": 503}}]}"#,
                       to: "Scenarios/mine.json")
         let both = try run(["scenarios", "list"])
-        XCTAssertEqual(both.status, 0, both.stderr)
-        XCTAssertTrue(both.stdout.contains("mine") && both.stdout.contains("empty-route"), both.stdout)
+        expectEqual(both.status, 0, both.stderr)
+        expectTrue(both.stdout.contains("mine") && both.stdout.contains("empty-route"), both.stdout)
         let validated = try run(["scenarios", "validate"])
-        XCTAssertEqual(validated.status, 0, validated.stdout)
-        XCTAssertTrue(validated.stdout.contains("1 in Scenarios"), validated.stdout)
+        expectEqual(validated.status, 0, validated.stdout)
+        expectTrue(validated.stdout.contains("1 in Scenarios"), validated.stdout)
 
         // A --scenarios folder that does not exist is still an error, one line.
         let missing = try run(["scenarios", "list", "--scenarios", "nowhere"])
-        XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(lines(missing.stderr), ["vietmap-sim: no scenarios folder 'nowhere' (--scenarios); give an existing folder"])
+        expectEqual(missing.status, 1)
+        expectEqual(lines(missing.stderr), ["vietmap-sim: no scenarios folder 'nowhere' (--scenarios); give an existing folder"])
     }
 
     /// The README's `scenarios from-har … --out Scenarios/x.json` in a folder without `Scenarios/`.
-    func testOutCreatesTheMissingFolder() throws {
+    @Test func testOutCreatesTheMissingFolder() throws {
         let har = try write(#"{"log": {"version": "1.2", "entries": [{"startedDateTime": "2024-01-01T00:00:00Z", "time": 5, "request": {"method": "GET", "url": "https://maps.vietmap.vn/api/route/v4?apikey=k&point=1,2&point=3,4", "headers": []}, "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "text": "{}"}}}]}}"#,
                             to: "field.har")
         let outcome = try run(["scenarios", "from-har", har.path, "--out", "Scenarios/field.json"])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("vietmap-sim: created the folder \(folder.path)/Scenarios for --out"), outcome.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Scenarios/field.json").path))
+        expectEqual(outcome.status, 0, outcome.stderr)
+        expectTrue(outcome.stderr.contains("vietmap-sim: created the folder \(folder.path)/Scenarios for --out"), outcome.stderr)
+        expectTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Scenarios/field.json").path))
         // A file in the way: one line naming it, nothing created.
         let blocked = try run(["scenarios", "from-har", har.path, "--out", "field.har/sub/x.json"])
-        XCTAssertEqual(blocked.status, 1)
-        XCTAssertEqual(lines(blocked.stderr), ["vietmap-sim: --out field.har/sub/x.json: cannot create the folder \(folder.path)/field.har/sub: \(folder.path)/field.har is not a folder"])
+        expectEqual(blocked.status, 1)
+        expectEqual(lines(blocked.stderr), ["vietmap-sim: --out field.har/sub/x.json: cannot create the folder \(folder.path)/field.har/sub: \(folder.path)/field.har is not a folder"])
     }
 
     /// `serve --upstream URL --record DIR` against an upstream that wants a key: one warning, naming
     /// `--upstream-key`, however many 401s follow.
-    func testTheUpstreamsFirst401IsOneWarningNamingUpstreamKey() async throws {
+    @Test func testTheUpstreamsFirst401IsOneWarningNamingUpstreamKey() async throws {
         let db = try TestDataset.path()
         let upstream = try CaptureCLITests.Server(binary, ["--db", db, "--api-key", "the-upstream-key"])
         let proxy = try CaptureCLITests.Server(binary, ["--db", db, "--upstream", upstream.base, "--record", folder.appendingPathComponent("rec").path],
                                                environment: ["VIETMAP_API_KEY": ""])
         for _ in 0..<3 {
             let (status, _, _) = try await proxy.get("/api/autocomplete/v4?apikey=app&text=ben%20thanh")
-            XCTAssertEqual(status, 401)
+            expectEqual(status, 401)
         }
         _ = upstream.stop()
         let output = proxy.stop()
         let warnings = lines(output).filter { $0.contains("warning:") }
-        XCTAssertEqual(warnings.count, 1, output)
-        XCTAssertTrue(warnings.first?.hasPrefix("vietmap-sim: warning: the upstream \(upstream.base) answered 401 to /api/autocomplete/v4") == true, output)
-        XCTAssertTrue(warnings.first?.contains("--upstream-key KEY") == true, output)
+        expectEqual(warnings.count, 1, output)
+        expectTrue(warnings.first?.hasPrefix("vietmap-sim: warning: the upstream \(upstream.base) answered 401 to /api/autocomplete/v4") == true, output)
+        expectTrue(warnings.first?.contains("--upstream-key KEY") == true, output)
     }
 
     /// The first start in a fresh cache builds the default dataset: lines say what and how far.
-    func testTheDefaultDatasetBuildPrintsProgress() throws {
+    @Test func testTheDefaultDatasetBuildPrintsProgress() throws {
         let server = try CaptureCLITests.Server(binary, [], environment: ["VIETMAP_SIM_CACHE": folder.appendingPathComponent("cache").path])
         let output = server.stop()
         let progress = lines(output).filter { $0.hasPrefix("vietmap-sim: ") && $0.range(of: #"^vietmap-sim: \d+/\d+ "#, options: .regularExpression) != nil }
-        XCTAssertGreaterThan(progress.count, 5, output)
-        XCTAssertTrue(output.contains("vietmap-sim: building the default dataset from the embedded files into"), output)
-        XCTAssertTrue(output.contains("reading units_2025.json") && output.contains("writing the dataset"), output)
-        XCTAssertTrue(output.contains("vietmap-sim: default dataset built in "), output)
+        expectGreaterThan(progress.count, 5, output)
+        expectTrue(output.contains("vietmap-sim: building the default dataset from the embedded files into"), output)
+        expectTrue(output.contains("reading units_2025.json") && output.contains("writing the dataset"), output)
+        expectTrue(output.contains("vietmap-sim: default dataset built in "), output)
         // A second start reuses it, silently.
         let again = try CaptureCLITests.Server(binary, [], environment: ["VIETMAP_SIM_CACHE": folder.appendingPathComponent("cache").path])
-        XCTAssertFalse(again.stop().contains("building the default dataset"))
+        expectFalse(again.stop().contains("building the default dataset"))
     }
 
-    func testAForeignSQLiteFileIsOneLine() throws {
+    @Test func testAForeignSQLiteFileIsOneLine() throws {
         let foreign = folder.appendingPathComponent("app.sqlite")
         let db = try Database(path: foreign.path, mode: .create)
         try db.execute("CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); PRAGMA user_version = 3;")
         let outcome = try run(["serve", "--port", "0", "--db", foreign.path])
-        XCTAssertEqual(outcome.status, 1)
+        expectEqual(outcome.status, 1)
         let last = lines(outcome.stderr).last ?? ""
-        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(foreign.path): a SQLite file, but not a vietmap-sim dataset"), outcome.stderr)
-        XCTAssertFalse(outcome.stderr.contains("SQLite error"), outcome.stderr)
-        XCTAssertFalse(outcome.stdout.contains("listening"))
+        expectTrue(last.hasPrefix("vietmap-sim: \(foreign.path): a SQLite file, but not a vietmap-sim dataset"), outcome.stderr)
+        expectFalse(outcome.stderr.contains("SQLite error"), outcome.stderr)
+        expectFalse(outcome.stdout.contains("listening"))
     }
 
-    func testATruncatedOSMFileIsOneLine() throws {
+    @Test func testATruncatedOSMFileIsOneLine() throws {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/DefaultData/Resources/data/osm/hanoi_hoankiem_2019.osm").standardizedFileURL, encoding: .utf8)
         let truncated = try write(source.split(separator: "\n", omittingEmptySubsequences: false).prefix(3000).joined(separator: "\n"), to: "cut.osm")
         let outcome = try run(["import", "--out", "cut.sqlite", truncated.path])
-        XCTAssertEqual(outcome.status, 1)
-        XCTAssertEqual(lines(outcome.stderr).count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.stderr.hasPrefix("vietmap-sim: cut.osm: line 3000: "), outcome.stderr)
-        XCTAssertTrue(outcome.stderr.contains("the XML ends too early"), outcome.stderr)
-        XCTAssertFalse(outcome.stderr.contains("NSXMLParserErrorDomain"), outcome.stderr)
+        expectEqual(outcome.status, 1)
+        expectEqual(lines(outcome.stderr).count, 1, outcome.stderr)
+        expectTrue(outcome.stderr.hasPrefix("vietmap-sim: cut.osm: line 3000: "), outcome.stderr)
+        expectTrue(outcome.stderr.contains("the XML ends too early"), outcome.stderr)
+        expectFalse(outcome.stderr.contains("NSXMLParserErrorDomain"), outcome.stderr)
     }
 
     /// A scenario file that does not parse stops `serve` with one line naming it; with
     /// `--skip-broken-scenarios` it starts and a request for it says the file does not load.
-    func testAMalformedScenarioFileIsOneLineAndStopsServe() async throws {
+    @Test func testAMalformedScenarioFileIsOneLineAndStopsServe() async throws {
         let bad = try write(#"{"name": "bad", "rules": [ {"match": "#, to: "Scenarios/bad.json")
         let refused = try run(["serve", "--port", "0", "--db", try TestDataset.path()])
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(lines(refused.stderr).count, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.hasPrefix("vietmap-sim: \(bad.path): (document): invalid JSON"), refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("--skip-broken-scenarios"), refused.stderr)
-        XCTAssertFalse(refused.stdout.contains("listening"))
+        expectEqual(refused.status, 1)
+        expectEqual(lines(refused.stderr).count, 1, refused.stderr)
+        expectTrue(refused.stderr.hasPrefix("vietmap-sim: \(bad.path): (document): invalid JSON"), refused.stderr)
+        expectTrue(refused.stderr.contains("--skip-broken-scenarios"), refused.stderr)
+        expectFalse(refused.stdout.contains("listening"))
 
         let validate = try run(["scenarios", "validate"])
-        XCTAssertEqual(validate.status, 1)
-        XCTAssertTrue(validate.stdout.hasPrefix("\(bad.path): (document): invalid JSON"), validate.stdout)
+        expectEqual(validate.status, 1)
+        expectTrue(validate.stdout.hasPrefix("\(bad.path): (document): invalid JSON"), validate.stdout)
 
         let server = try CaptureCLITests.Server(binary, ["--db", try TestDataset.path(), "--skip-broken-scenarios",
                                                          "--scenarios", folder.appendingPathComponent("Scenarios").path])
         let (status, body, _) = try await server.get("/api/route/v4?apikey=scenario:bad&point=10.7725,106.698&point=10.7769,106.7009")
         let output = server.stop()
-        XCTAssertEqual(status, 401)
-        XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("unknown scenario 'bad': not loaded; its file bad.json does not load: invalid JSON"),
+        expectEqual(status, 401)
+        expectTrue(String(decoding: body, as: UTF8.self).contains("unknown scenario 'bad': not loaded; its file bad.json does not load: invalid JSON"),
                       String(decoding: body, as: UTF8.self))
-        XCTAssertTrue(output.contains("scenario problem: \(bad.path)"), output)
+        expectTrue(output.contains("scenario problem: \(bad.path)"), output)
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import SimTesting
 import VietMapWire
-import XCTest
+import TestExpectations
+import Testing
 
 /// Help that cannot drift and mistakes that get a hint (issues #37, #38): the main help lists every
 /// endpoint of the wire home and every command; `help X` works for every command and is an error
 /// for anything else; a mistyped command or option names the nearest one; every declared option
 /// (`help --options`) is in its command's help, in docs/cli.md (whose synopsis is the generated one)
 /// and in its command's topic document; usage errors exit 64 with one line naming the option.
-final class HelpCLITests: XCTestCase {
+@Suite final class HelpCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: HelpCLITests.self)
             ?? Bundle(for: HelpCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -18,23 +19,23 @@ final class HelpCLITests: XCTestCase {
         try CLIRunner.run(binary, arguments, in: FileManager.default.temporaryDirectory, environment: [:])
     }
 
-    func testTheMainHelpListsEveryEndpointAndCommand() throws {
+    @Test func testTheMainHelpListsEveryEndpointAndCommand() throws {
         let help = try run(["--help"])
-        XCTAssertEqual(help.status, 0, help.stderr)
-        XCTAssertTrue(help.stdout.contains("ENDPOINTS (\(APIEndpoint.allCases.count),"), help.stdout)
+        expectEqual(help.status, 0, help.stderr)
+        expectTrue(help.stdout.contains("ENDPOINTS (\(APIEndpoint.allCases.count),"), help.stdout)
         for endpoint in APIEndpoint.allCases {
-            XCTAssertTrue(help.stdout.contains(" " + endpoint.documentedPath + "\n"), "\(endpoint.name) missing from --help")
+            expectTrue(help.stdout.contains(" " + endpoint.documentedPath + "\n"), "\(endpoint.name) missing from --help")
         }
         for command in try commands() {
-            XCTAssertTrue(help.stdout.contains("\n  \(command) "), "\(command) missing from --help")
+            expectTrue(help.stdout.contains("\n  \(command) "), "\(command) missing from --help")
         }
-        XCTAssertTrue(help.stdout.contains("EXIT STATUS:\n") && help.stdout.contains("  64   usage error"), help.stdout)
+        expectTrue(help.stdout.contains("EXIT STATUS:\n") && help.stdout.contains("  64   usage error"), help.stdout)
     }
 
     /// Every command and subcommand that declares options, from `help --options`.
     private func declaredOptions() throws -> [(command: String, option: String)] {
         let listed = try run(["help", "--options"])
-        XCTAssertEqual(listed.status, 0, listed.stderr)
+        expectEqual(listed.status, 0, listed.stderr)
         return listed.stdout.split(separator: "\n").map { line in
             let words = line.split(separator: " ")
             return (words.dropLast().joined(separator: " "), String(words.last!))
@@ -57,59 +58,59 @@ final class HelpCLITests: XCTestCase {
         "drive": "docs/drive.md", "make-country": "docs/country.md", "export-tiles": "docs/maps.md", "bench-routing": "docs/cli.md",
     ]
 
-    func testEveryDeclaredOptionIsInItsHelpAndTheDocs() throws {
+    @Test func testEveryDeclaredOptionIsInItsHelpAndTheDocs() throws {
         let declared = try declaredOptions()
-        XCTAssertGreaterThan(declared.count, 80, "help --options lists the declared options")
-        XCTAssertTrue(declared.contains { $0 == ("serve", "--port") } && declared.contains { $0 == ("bench-routing", "--witness") })
+        expectGreaterThan(declared.count, 80, "help --options lists the declared options")
+        expectTrue(declared.contains { $0 == ("serve", "--port") } && declared.contains { $0 == ("bench-routing", "--witness") })
         let cli = try String(contentsOf: Self.root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
         var helps: [String: String] = [:]
         for command in try commands() {
             let help = try run(command.split(separator: " ").map(String.init) + ["--help"])
-            XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
-            XCTAssertEqual(try run(["help"] + command.split(separator: " ").map(String.init)).stdout, help.stdout, command)
+            expectEqual(help.status, 0, "\(command): \(help.stderr)")
+            expectEqual(try run(["help"] + command.split(separator: " ").map(String.init)).stdout, help.stdout, command)
             helps[command] = help.stdout
-            XCTAssertNotNil(Self.topicDocument[command], "\(command) has no topic document in HelpCLITests.topicDocument")
+            expectNotNil(Self.topicDocument[command], "\(command) has no topic document in HelpCLITests.topicDocument")
         }
         for (command, option) in declared {
-            let help = try XCTUnwrap(helps[command])
+            let help = try unwrap(helps[command])
             let usage = help.components(separatedBy: "\n\n")[0]
-            XCTAssertTrue(usage.contains("\(option) ") || usage.contains("\(option)]"), "\(command) \(option) missing from the usage line of its help")
-            XCTAssertTrue(help.contains("\n  \(option)"), "\(command) \(option) missing from the OPTIONS of its help")
-            XCTAssertTrue(cli.contains(option), "\(command) \(option) missing from docs/cli.md")
+            expectTrue(usage.contains("\(option) ") || usage.contains("\(option)]"), "\(command) \(option) missing from the usage line of its help")
+            expectTrue(help.contains("\n  \(option)"), "\(command) \(option) missing from the OPTIONS of its help")
+            expectTrue(cli.contains(option), "\(command) \(option) missing from docs/cli.md")
             if let path = Self.topicDocument[command] {
                 let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
-                XCTAssertTrue(text.contains("`\(option)") || text.contains(" \(option)") || text.contains("[\(option)"),
+                expectTrue(text.contains("`\(option)") || text.contains(" \(option)") || text.contains("[\(option)"),
                               "\(command) \(option) missing from \(path)")
             }
         }
     }
 
-    func testDocsCLIHoldsTheGeneratedSynopsis() throws {
+    @Test func testDocsCLIHoldsTheGeneratedSynopsis() throws {
         let synopsis = try run(["help", "--synopsis"])
-        XCTAssertEqual(synopsis.status, 0, synopsis.stderr)
-        XCTAssertTrue(synopsis.stdout.contains("vietmap-sim bench-routing [--osm FILE]…"), synopsis.stdout)
+        expectEqual(synopsis.status, 0, synopsis.stderr)
+        expectTrue(synopsis.stdout.contains("vietmap-sim bench-routing [--osm FILE]…"), synopsis.stdout)
         let cli = try String(contentsOf: Self.root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
-        let open = try XCTUnwrap(cli.range(of: "```\n"))
-        let close = try XCTUnwrap(cli.range(of: "```", range: open.upperBound..<cli.endIndex))
-        XCTAssertEqual(String(cli[open.upperBound..<close.lowerBound]), synopsis.stdout,
+        let open = try unwrap(cli.range(of: "```\n"))
+        let close = try unwrap(cli.range(of: "```", range: open.upperBound..<cli.endIndex))
+        expectEqual(String(cli[open.upperBound..<close.lowerBound]), synopsis.stdout,
                        "docs/cli.md's first block must be the output of `vietmap-sim help --synopsis`; paste it in")
     }
 
     /// `scenarios --scenarios DIR validate` (options before the subcommand) is accepted as it always was.
-    func testScenariosOptionsBeforeTheSubcommandStillWork() throws {
+    @Test func testScenariosOptionsBeforeTheSubcommandStillWork() throws {
         let folder = Self.root.appendingPathComponent("Scenarios").path
         let before = try run(["scenarios", "--scenarios", folder, "validate"])
-        XCTAssertEqual(before.status, 0, before.stderr)
-        XCTAssertTrue(before.stdout.hasPrefix("OK: "), before.stdout)
-        XCTAssertEqual(try run(["scenarios", "validate", "--scenarios", folder]).stdout, before.stdout)
+        expectEqual(before.status, 0, before.stderr)
+        expectTrue(before.stdout.hasPrefix("OK: "), before.stdout)
+        expectEqual(try run(["scenarios", "validate", "--scenarios", folder]).stdout, before.stdout)
         let help = try run(["scenarios", "--help"])
-        XCTAssertEqual(help.status, 0)
+        expectEqual(help.status, 0)
         for subcommand in ["validate", "list", "from-har", "from-recording"] {
-            XCTAssertTrue(help.stdout.contains("OPTIONS of scenarios \(subcommand):\n"), subcommand)
+            expectTrue(help.stdout.contains("OPTIONS of scenarios \(subcommand):\n"), subcommand)
         }
     }
 
-    func testMalformedValuesAreUsageErrorsNamingTheOptionNeverDefaults() throws {
+    @Test func testMalformedValuesAreUsageErrorsNamingTheOptionNeverDefaults() throws {
         for (arguments, message) in [
             (["bench-routing", "--pairs", "ten"], "--pairs must be a whole number from 1 to 10000000, got 'ten'"),
             (["bench-routing", "--tile", "0"], "--tile must be a whole number from 1 to 1024, got '0'"),
@@ -127,42 +128,42 @@ final class HelpCLITests: XCTestCase {
             ([], "no command given"),
         ] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
-            XCTAssertEqual(outcome.stdout, "", "\(arguments)")
-            XCTAssertEqual(outcome.stderr, "vietmap-sim: " + (outcome.stderr.dropFirst("vietmap-sim: ".count).split(separator: "\n").first ?? "") + "\n",
+            expectEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.stdout, "", "\(arguments)")
+            expectEqual(outcome.stderr, "vietmap-sim: " + (outcome.stderr.dropFirst("vietmap-sim: ".count).split(separator: "\n").first ?? "") + "\n",
                            "\(arguments): one line")
-            XCTAssertTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            expectTrue(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
         }
     }
 
-    func testHelpForEveryCommandAndAnErrorForAnythingElse() throws {
+    @Test func testHelpForEveryCommandAndAnErrorForAnythingElse() throws {
         for command in ["serve", "import", "scenarios", "contract", "drive", "make-country", "export-tiles", "bench-routing"] {
             let help = try run(["help", command])
-            XCTAssertTrue(help.stdout.hasPrefix("USAGE: vietmap-sim \(command) "), "\(command): \(help.stdout.prefix(200))")
-            XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
-            XCTAssertFalse(help.stdout.contains("ENDPOINTS ("), "help \(command) printed the main help")
+            expectTrue(help.stdout.hasPrefix("USAGE: vietmap-sim \(command) "), "\(command): \(help.stdout.prefix(200))")
+            expectEqual(help.status, 0, "\(command): \(help.stderr)")
+            expectFalse(help.stdout.contains("ENDPOINTS ("), "help \(command) printed the main help")
         }
         let unknown = try run(["help", "nope"])
-        XCTAssertEqual(unknown.status, 64)
-        XCTAssertEqual(unknown.stdout, "")
-        XCTAssertTrue(unknown.stderr.hasPrefix("vietmap-sim: no help for 'nope': not a command"), unknown.stderr)
+        expectEqual(unknown.status, 64)
+        expectEqual(unknown.stdout, "")
+        expectTrue(unknown.stderr.hasPrefix("vietmap-sim: no help for 'nope': not a command"), unknown.stderr)
         let near = try run(["help", "serv"])
-        XCTAssertEqual(near.status, 64)
-        XCTAssertTrue(near.stderr.contains("did you mean 'serve'?"), near.stderr)
+        expectEqual(near.status, 64)
+        expectTrue(near.stderr.contains("did you mean 'serve'?"), near.stderr)
     }
 
-    func testAMistypedCommandOrOptionNamesTheNearestOne() throws {
+    @Test func testAMistypedCommandOrOptionNamesTheNearestOne() throws {
         let command = try run(["serv"])
-        XCTAssertEqual(command.status, 64)
-        XCTAssertTrue(command.stderr.contains("unknown command 'serv'; did you mean 'serve'?"), command.stderr)
+        expectEqual(command.status, 64)
+        expectTrue(command.stderr.contains("unknown command 'serv'; did you mean 'serve'?"), command.stderr)
         let option = try run(["serve", "--prot", "9000"])
-        XCTAssertEqual(option.status, 64)
-        XCTAssertTrue(option.stderr.contains("unknown option '--prot' for serve; did you mean '--port'?"), option.stderr)
+        expectEqual(option.status, 64)
+        expectTrue(option.stderr.contains("unknown option '--prot' for serve; did you mean '--port'?"), option.stderr)
         let subcommandOption = try run(["scenarios", "from-har", "x.har", "--max-entris", "5"])
-        XCTAssertEqual(subcommandOption.status, 64)
-        XCTAssertTrue(subcommandOption.stderr.contains("did you mean '--max-entries'?"), subcommandOption.stderr)
+        expectEqual(subcommandOption.status, 64)
+        expectTrue(subcommandOption.stderr.contains("did you mean '--max-entries'?"), subcommandOption.stderr)
         let far = try run(["serve", "--zzzzzz"])
-        XCTAssertEqual(far.status, 64)
-        XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+        expectEqual(far.status, 64)
+        expectFalse(far.stderr.contains("did you mean"), far.stderr)
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import PBFWriter
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `vietmap-sim import` of hostile OSM files: a node off the Earth, a way beyond OpenStreetMap's
 /// 2,000 nodes, a few KB of zlib holding millions of way nodes. Each is refused with one line
 /// naming the file and the element (or blob), exit code 1, and nothing left in the output's
 /// folder — where the import used to trap (exit 132, its temporary file left behind) or to grow
 /// by gigabytes.
-final class ImportCLITests: XCTestCase {
+@Suite final class ImportCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: ImportCLITests.self)
             ?? Bundle(for: ImportCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -16,28 +17,28 @@ final class ImportCLITests: XCTestCase {
 
     private var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-import-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Imports `input` into the test's folder and checks the refusal: exit 1, one stderr line
     /// holding the input's name and `fragments`, nothing but the input in the folder.
-    private func assertRefused(_ input: URL, _ fragments: [String], line: UInt = #line) throws {
+    private func assertRefused(_ input: URL, _ fragments: [String], line: Int = #line) throws {
         let outcome = try CLIRunner.run(binary, ["import", "--out", folder.appendingPathComponent("out.sqlite").path, input.path],
                                         environment: ["VIETMAP_SIM_CACHE": folder.appendingPathComponent("cache").path])
-        XCTAssertEqual(outcome.status, 1, outcome.stderr, line: line)
+        expectEqual(outcome.status, 1, outcome.stderr, line: line)
         let lines = outcome.stderr.split(separator: "\n")
-        XCTAssertEqual(lines.count, 1, outcome.stderr, line: line)
+        expectEqual(lines.count, 1, outcome.stderr, line: line)
         let message = String(lines.first ?? "")
-        XCTAssertTrue(message.hasPrefix("vietmap-sim: \(input.lastPathComponent): "), message, line: line)
-        for fragment in fragments { XCTAssertTrue(message.contains(fragment), "\(fragment) in \(message)", line: line) }
+        expectTrue(message.hasPrefix("vietmap-sim: \(input.lastPathComponent): "), message, line: line)
+        for fragment in fragments { expectTrue(message.contains(fragment), "\(fragment) in \(message)", line: line) }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != input.lastPathComponent && $0 != "cache" }
-        XCTAssertEqual(left, [], "no dataset and no temporary file", line: line)
+        expectEqual(left, [], "no dataset and no temporary file", line: line)
     }
 
     /// A PBF of nodes 1 and 2 (2 at `farLatE7`) and `ways` highways of `nodes` nodes alternating between them.
@@ -52,7 +53,7 @@ final class ImportCLITests: XCTestCase {
         return URL(fileURLWithPath: path)
     }
 
-    func testANodeOffTheEarthIsRefusedNamingIt() throws {
+    @Test func testANodeOffTheEarthIsRefusedNamingIt() throws {
         let xml = folder.appendingPathComponent("far.osm")
         try """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -67,15 +68,15 @@ final class ImportCLITests: XCTestCase {
         try assertRefused(try pbf("far.osm.pbf", farLatE7: 10_000_000_000), ["blob #1 at byte ", "node 2 has latitude 1000.0, outside -90…90"])
     }
 
-    func testAWayOverOpenStreetMapsLimitIsRefused() throws {
+    @Test func testAWayOverOpenStreetMapsLimitIsRefused() throws {
         try assertRefused(try pbf("long-way.osm.pbf", nodes: 5_000), ["blob #2 at byte ", "way 1 has 5000 nodes; OpenStreetMap allows at most 2000"])
     }
 
     /// 4,000 ways of 2,000 nodes (each within OSM's limit): 8 million way nodes from a few KB,
     /// refused before the blob is inflated.
-    func testACompressionBombIsRefusedBeforeItIsRead() throws {
+    @Test func testACompressionBombIsRefusedBeforeItIsRead() throws {
         let bomb = try pbf("bomb.osm.pbf", ways: 4_000, nodes: 2_000)
-        XCTAssertLessThan(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int), 100_000)
+        expectLessThan(try unwrap(FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int), 100_000)
         try assertRefused(bomb, ["blob #2 at byte ", "refused as a compression bomb"])
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `Scripts/check-portability` on a folder of its own (`--root`), so the result does not depend on
 /// the repository's state: planted Glibc-only constructs are named by file and line, a clean file,
 /// comments and Sources/Platform are not.
-final class PortabilityCheckTests: XCTestCase {
+@Suite final class PortabilityCheckTests {
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scripts/check-portability")
 
@@ -15,7 +16,7 @@ final class PortabilityCheckTests: XCTestCase {
 
     private var root: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("portability-\(UUID().uuidString)")
         try write("Sources/Platform/Libc.swift", """
             #if canImport(Glibc)
@@ -43,7 +44,7 @@ final class PortabilityCheckTests: XCTestCase {
             """)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: root)
     }
 
@@ -57,18 +58,18 @@ final class PortabilityCheckTests: XCTestCase {
         try CLIRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", Self.script.path, "--root", root.path])
     }
 
-    func testPlantedConstructsAreNamedByFileAndLine() throws {
+    @Test func testPlantedConstructsAreNamedByFileAndLine() throws {
         let outcome = try check()
-        XCTAssertEqual(outcome.status, 1, outcome.stdout + outcome.stderr)
+        expectEqual(outcome.status, 1, outcome.stdout + outcome.stderr)
         let findings = outcome.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("portability:") }
-        XCTAssertEqual(findings, ["Tests/ToolTests/Planted.swift:4: fork()",
+        expectEqual(findings, ["Tests/ToolTests/Planted.swift:4: fork()",
                                   "Tests/ToolTests/Planted.swift:5: SOCK_STREAM.rawValue"], outcome.stdout)
     }
 
-    func testACleanTreeIsOneLine() throws {
+    @Test func testACleanTreeIsOneLine() throws {
         try FileManager.default.removeItem(at: root.appendingPathComponent("Tests"))
         let outcome = try check()
-        XCTAssertEqual(outcome.status, 0, outcome.stdout + outcome.stderr)
-        XCTAssertEqual(outcome.stdout, "portability: 1 files checked, nothing Glibc-only outside Sources/Platform\n")
+        expectEqual(outcome.status, 0, outcome.stdout + outcome.stderr)
+        expectEqual(outcome.stdout, "portability: 1 files checked, nothing Glibc-only outside Sources/Platform\n")
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve --proxy` through the real binary, with curl as the device: maps.vietmap.vn over
 /// CONNECT + TLS (the local CA in the cache) and over plain http, a `scenario:` key through the
 /// proxy, the journal on the direct port, and a 403 for any other host.
 extension CLITests {
-    func testProxyAnswersMapsVietmapVnFromTheSimulator() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+    @Test func testProxyAnswersMapsVietmapVnFromTheSimulator() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -23,55 +24,55 @@ extension CLITests {
 
         let lines = CLIRunner.firstLines(out, count: 2)
         let text = lines.joined(separator: "\n")
-        XCTAssertEqual(lines.count, 2, text)
+        expectEqual(lines.count, 2, text)
         guard lines.count == 2 else { return }
-        XCTAssertTrue(lines[0].hasPrefix("vietmap-sim listening on http://127.0.0.1:"), lines[0])
+        expectTrue(lines[0].hasPrefix("vietmap-sim listening on http://127.0.0.1:"), lines[0])
         let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
-        XCTAssertTrue(lines[1].hasPrefix("vietmap-sim proxy listening on http://127.0.0.1:"), lines[1])
-        XCTAssertTrue(lines[1].hasSuffix(" for maps.vietmap.vn"), lines[1])
+        expectTrue(lines[1].hasPrefix("vietmap-sim proxy listening on http://127.0.0.1:"), lines[1])
+        expectTrue(lines[1].hasSuffix(" for maps.vietmap.vn"), lines[1])
         let proxy = String(lines[1].dropFirst("vietmap-sim proxy listening on ".count).prefix { $0 != " " })
         let ca = cache.appendingPathComponent("tls/ca.pem").path
-        XCTAssertTrue(FileManager.default.fileExists(atPath: ca))
+        expectTrue(FileManager.default.fileExists(atPath: ca))
 
         let autocomplete = "/api/autocomplete/v4?apikey=k&text=ben%20thanh"
         let (direct, directBody) = try proxyCurl(["\(base)\(autocomplete)"])
-        XCTAssertEqual(direct, 0, directBody)
-        XCTAssertTrue(directBody.hasPrefix("[{"), directBody)
+        expectEqual(direct, 0, directBody)
+        expectTrue(directBody.hasPrefix("[{"), directBody)
         for url in ["https://maps.vietmap.vn\(autocomplete)", "http://maps.vietmap.vn\(autocomplete)"] {
             let (status, body) = try proxyCurl(["--proxy", proxy, "--cacert", ca, url])
-            XCTAssertEqual(status, 0, "\(url): \(body)")
-            XCTAssertEqual(body, directBody, url)
+            expectEqual(status, 0, "\(url): \(body)")
+            expectEqual(body, directBody, url)
         }
 
         // A scenario key through the proxy.
         let route = "/api/route/v4?apikey=scenario:empty-route&point=10.7725,106.6980&point=10.7800,106.7000"
         let (routed, routeBody) = try proxyCurl(["--proxy", proxy, "--cacert", ca, "https://maps.vietmap.vn\(route)"])
-        XCTAssertEqual(routed, 0, routeBody)
-        XCTAssertTrue(routeBody.contains(#""paths":[]"#), routeBody)
+        expectEqual(routed, 0, routeBody)
+        expectTrue(routeBody.contains(#""paths":[]"#), routeBody)
 
         // The journal (direct port) has the proxied requests.
         let (journaled, journal) = try proxyCurl(["\(base)/__sim/journal?endpoint=route"])
-        XCTAssertEqual(journaled, 0, journal)
-        XCTAssertTrue(journal.contains(#""scenario":"empty-route""#), journal)
+        expectEqual(journaled, 0, journal)
+        expectTrue(journal.contains(#""scenario":"empty-route""#), journal)
         let (counted, count) = try proxyCurl(["\(base)/__sim/journal/count?endpoint=autocomplete"])
-        XCTAssertEqual(counted, 0, count)
-        XCTAssertEqual(count.trimmingCharacters(in: .whitespacesAndNewlines), #"{"count":3}"#)
+        expectEqual(counted, 0, count)
+        expectEqual(count.trimmingCharacters(in: .whitespacesAndNewlines), #"{"count":3}"#)
 
         // Any other host: a 403 from the proxy (curl resolves nothing: no DNS needed).
         let (refused, refusal) = try proxyCurl(["--proxy", proxy, "http://example.invalid/x", "--write-out", " %{http_code}"])
-        XCTAssertEqual(refused, 0, refusal)
-        XCTAssertTrue(refusal.contains("PROXY_HOST_NOT_SIMULATED") && refusal.hasSuffix(" 403"), refusal)
+        expectEqual(refused, 0, refusal)
+        expectTrue(refusal.contains("PROXY_HOST_NOT_SIMULATED") && refusal.hasSuffix(" 403"), refusal)
 
         process.terminate()
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        expectEqual(process.terminationStatus, 0)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertTrue(stderr.contains("proxy CA to trust on devices: \(ca)"), stderr)
-        XCTAssertTrue(stderr.contains("refused GET http://example.invalid"), stderr)
+        expectTrue(stderr.contains("proxy CA to trust on devices: \(ca)"), stderr)
+        expectTrue(stderr.contains("refused GET http://example.invalid"), stderr)
     }
 
-    func testProxyWorksBesideATLSPort() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+    @Test func testProxyWorksBesideATLSPort() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -87,33 +88,33 @@ extension CLITests {
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         let lines = CLIRunner.firstLines(out, count: 2)
         let text = lines.joined(separator: "\n")
-        guard lines.count == 2 else { return XCTFail(text) }
+        guard lines.count == 2 else { return fail(text) }
         let base = String(lines[0].dropFirst("vietmap-sim listening on ".count))
-        XCTAssertTrue(base.hasPrefix("https://"), base)
-        XCTAssertTrue(lines[1].hasSuffix(" for maps.vietmap.vn, api.example.test"), lines[1])
+        expectTrue(base.hasPrefix("https://"), base)
+        expectTrue(lines[1].hasSuffix(" for maps.vietmap.vn, api.example.test"), lines[1])
         let proxy = String(lines[1].dropFirst("vietmap-sim proxy listening on ".count).prefix { $0 != " " })
         let ca = cache.appendingPathComponent("tls/ca.pem").path
         let place = "/api/autocomplete/v4?apikey=k&text=nha%20tho%20duc%20ba"
         let (direct, directBody) = try proxyCurl(["--cacert", ca, "\(base)\(place)"])
-        XCTAssertEqual(direct, 0, directBody)
+        expectEqual(direct, 0, directBody)
         for url in ["https://maps.vietmap.vn\(place)", "https://api.example.test\(place)"] {
             let (status, body) = try proxyCurl(["--proxy", proxy, "--cacert", ca, url])
-            XCTAssertEqual(status, 0, "\(url): \(body)")
-            XCTAssertEqual(body, directBody, url)
+            expectEqual(status, 0, "\(url): \(body)")
+            expectEqual(body, directBody, url)
         }
     }
 
-    func testProxyUsageErrors() throws {
+    @Test func testProxyUsageErrors() throws {
         for arguments in [["serve", "--proxy", "x"], ["serve", "--proxy-host", "a.example"], ["serve", "--proxy-pass", "a.example"],
                           ["serve", "--proxy", "0", "--proxy-host", "a.example:443"], ["serve", "--proxy", "0", "--proxy-pass", "a b"],
                           ["serve", "--proxy", "0", "--proxy-pass", "maps.vietmap.vn"]] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
-            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
         }
         let help = try run(["serve", "--help"])
         for flag in ["--proxy PORT", "--proxy-host HOST", "--proxy-pass HOST[:PORT]"] {
-            XCTAssertTrue(help.stdout.contains(flag), flag)
+            expectTrue(help.stdout.contains(flag), flag)
         }
     }
 

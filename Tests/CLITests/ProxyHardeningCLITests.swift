@@ -1,6 +1,7 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve --proxy` through the real binary, round 3 of the reliability issue: the admin API is
 /// not reachable through the proxy however a request is framed, the proxy drains on SIGTERM
@@ -33,7 +34,7 @@ extension CLITests {
         let text = lines.joined(separator: "\n")
         guard lines.count >= 2, let direct = UInt16(lines[0].split(separator: ":").last ?? ""),
               let proxy = UInt16(lines[1].split(separator: ":").last?.split(separator: " ").first ?? "") else {
-            throw XCTSkip("serve did not start: \(text)")
+            try Test.cancel("serve did not start: \(text)")
         }
         return ProxiedServe(process: process, directPort: direct, proxyPort: proxy,
                             caPath: cache.appendingPathComponent("tls/ca.pem").path, stderr: err)
@@ -44,8 +45,8 @@ extension CLITests {
         try CLIRunner.curl(arguments, maxTime: 20)
     }
 
-    func testTheAdminAPIIsNotReachableThroughTheProxy() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+    @Test func testTheAdminAPIIsNotReachableThroughTheProxy() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
         let serve = try startProxiedServe(["--admin", "--proxy-pass", "127.0.0.1", "--proxy-pass", "localhost"])
         let proxy = "http://127.0.0.1:\(serve.proxyPort)"
         let direct = "127.0.0.1:\(serve.directPort)"
@@ -65,28 +66,28 @@ extension CLITests {
         ]
         for arguments in attempts {
             let (status, output) = try hardeningCurl(arguments + ["--write-out", " %{http_code}"])
-            XCTAssertEqual(status, 0, "\(arguments): \(output)")
-            XCTAssertTrue(output.hasSuffix(" 404"), "\(arguments): \(output)")
-            XCTAssertTrue(output.contains(#""code":"NOT_FOUND""#), "\(arguments): \(output)")
-            XCTAssertFalse(output.contains("entries") || output.contains("active"), "\(arguments): \(output)")
+            expectEqual(status, 0, "\(arguments): \(output)")
+            expectTrue(output.hasSuffix(" 404"), "\(arguments): \(output)")
+            expectTrue(output.contains(#""code":"NOT_FOUND""#), "\(arguments): \(output)")
+            expectFalse(output.contains("entries") || output.contains("active"), "\(arguments): \(output)")
         }
         // To the simulator's own port, even with its host allowed to pass through: refused, not contacted.
         for arguments in [["--proxy", proxy, "-H", "Host: 127.0.0.1", "http://\(direct)/__sim/journal"],
                           ["--proxy", proxy, "http://localhost:\(serve.directPort)/__sim/journal"],
                           ["--proxy", proxy, "--proxytunnel", "http://\(direct)/__sim/journal"]] {
             let (_, output) = try hardeningCurl(arguments + ["--write-out", " %{http_code}"])
-            XCTAssertTrue(output.contains("PROXY_TARGET_IS_SIMULATOR") || output.contains("403"), "\(arguments): \(output)")
-            XCTAssertFalse(output.contains("entries"), "\(arguments): \(output)")
+            expectTrue(output.contains("PROXY_TARGET_IS_SIMULATOR") || output.contains("403"), "\(arguments): \(output)")
+            expectFalse(output.contains("entries"), "\(arguments): \(output)")
         }
         // The direct port still serves it, and nothing changed.
         let (_, active) = try hardeningCurl(["http://\(direct)/__sim/active"])
-        XCTAssertEqual(active.trimmingCharacters(in: .whitespacesAndNewlines), #"{"active":null}"#)
+        expectEqual(active.trimmingCharacters(in: .whitespacesAndNewlines), #"{"active":null}"#)
         let (_, journal) = try hardeningCurl(["http://\(direct)/__sim/journal/count"])
-        XCTAssertTrue(journal.contains(#""count":"#), journal)
+        expectTrue(journal.contains(#""count":"#), journal)
     }
 
-    func testTheProxyDrainsRequestsInFlightOnSIGTERM() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("needs /usr/bin/curl") }
+    @Test func testTheProxyDrainsRequestsInFlightOnSIGTERM() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
         let scenarios = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-drain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: scenarios) }
@@ -101,7 +102,7 @@ extension CLITests {
                 try client.write("GET http://maps.vietmap.vn\(target) HTTP/1.1\r\n\r\n")
             } else {
                 try client.write("CONNECT maps.vietmap.vn:80 HTTP/1.1\r\n\r\n")
-                XCTAssertEqual(try client.readHead(), "HTTP/1.1 200 Connection established")
+                expectEqual(try client.readHead(), "HTTP/1.1 200 Connection established")
                 try client.write("GET \(target) HTTP/1.1\r\nHost: maps.vietmap.vn\r\n\r\n")
             }
             clients.append(client)
@@ -128,40 +129,40 @@ extension CLITests {
             count = Int(text.filter(\.isNumber)) ?? 0
             if count < 12 { usleep(20_000) }
         }
-        XCTAssertEqual(count, 12, "the requests did not all arrive")
+        expectEqual(count, 12, "the requests did not all arrive")
         // … when the signal comes: each still gets its answer, and the process exits 0.
         serve.process.terminate()
         for (index, client) in clients.enumerated() {
             let response = try client.readResponse()
-            XCTAssertEqual(response.status, 200, "client \(index)")
-            XCTAssertTrue(response.body.first == UInt8(ascii: "["), "client \(index): \(String(decoding: response.body, as: UTF8.self))")
+            expectEqual(response.status, 200, "client \(index)")
+            expectTrue(response.body.first == UInt8(ascii: "["), "client \(index): \(String(decoding: response.body, as: UTF8.self))")
         }
         for (process, output) in tls {
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, text)
-            XCTAssertTrue(text.hasPrefix("["), text)
+            expectEqual(process.terminationStatus, 0, text)
+            expectTrue(text.hasPrefix("["), text)
         }
         serve.process.waitUntilExit()
-        XCTAssertEqual(serve.process.terminationStatus, 0)
+        expectEqual(serve.process.terminationStatus, 0)
     }
 
-    func testTheProxyTakesTheDirectPortsPerClientLimit() throws {
+    @Test func testTheProxyTakesTheDirectPortsPerClientLimit() throws {
         let serve = try startProxiedServe(["--max-connections-per-client", "2"])
         let first = try RawHTTPClient(port: serve.proxyPort)
         try first.write("CONNECT maps.vietmap.vn:80 HTTP/1.1\r\n\r\n")
-        XCTAssertEqual(try first.readHead(), "HTTP/1.1 200 Connection established")
+        expectEqual(try first.readHead(), "HTTP/1.1 200 Connection established")
         let second = try RawHTTPClient(port: serve.proxyPort)
         try second.write("CONNECT maps.vietmap.vn:80 HTTP/1.1\r\n\r\n")
-        XCTAssertEqual(try second.readHead(), "HTTP/1.1 200 Connection established")
+        expectEqual(try second.readHead(), "HTTP/1.1 200 Connection established")
         // A third connection from 127.0.0.1: closed at once, without a byte.
         let third = try RawHTTPClient(port: serve.proxyPort)
         try? third.write("CONNECT maps.vietmap.vn:80 HTTP/1.1\r\n\r\n")
-        XCTAssertEqual(third.readToEnd().data.count, 0)
+        expectEqual(third.readToEnd().data.count, 0)
         // The two are served.
         for client in [first, second] {
             try client.write("GET /api/autocomplete/v4?apikey=k&text=ben HTTP/1.1\r\nHost: maps.vietmap.vn\r\n\r\n")
-            XCTAssertEqual(try client.readResponse().status, 200)
+            expectEqual(try client.readResponse().status, 200)
         }
     }
 }

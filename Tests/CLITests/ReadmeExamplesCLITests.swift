@@ -1,11 +1,12 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// The README's first requests run as printed (issue #37): the `sh` block after "Then:" is run by
 /// bash against `vietmap-sim serve`, each `curl` failing on an HTTP error (`-f`), the block
 /// stopping at the first failure.
-final class ReadmeExamplesCLITests: XCTestCase {
+@Suite final class ReadmeExamplesCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: ReadmeExamplesCLITests.self)
             ?? Bundle(for: ReadmeExamplesCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -18,15 +19,15 @@ final class ReadmeExamplesCLITests: XCTestCase {
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let then = text.range(of: "\nThen:\n"), let open = text.range(of: "```sh\n", range: then.upperBound..<text.endIndex),
               let close = text.range(of: "```", range: open.upperBound..<text.endIndex) else {
-            throw XCTSkip("README.md has no \"Then:\" sh block")
+            try Test.cancel("README.md has no \"Then:\" sh block")
         }
         return String(text[open.upperBound..<close.lowerBound])
     }
 
-    func testTheReadmesFirstRequestsRunAsPrinted() async throws {
+    @Test func testTheReadmesFirstRequestsRunAsPrinted() async throws {
         let block = try Self.thenBlock()
-        XCTAssertTrue(block.contains("http://127.0.0.1:8080/"), block)
-        XCTAssertFalse(block.contains("<"), "a placeholder in the README's commands: \(block)")
+        expectTrue(block.contains("http://127.0.0.1:8080/"), block)
+        expectFalse(block.contains("<"), "a placeholder in the README's commands: \(block)")
         let db = URL(fileURLWithPath: try TestDataset.path())
         let process = Process()
         process.executableURL = binary
@@ -42,9 +43,9 @@ final class ReadmeExamplesCLITests: XCTestCase {
             .replacingOccurrences(of: "curl \"", with: "curl -sf \"")
         let outcome = try CLIRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: FileManager.default.temporaryDirectory,
                                         environment: [:])
-        XCTAssertEqual(outcome.status, 0, "the README's commands failed:\n\(script)\n\(outcome.stderr)")
+        expectEqual(outcome.status, 0, "the README's commands failed:\n\(script)\n\(outcome.stderr)")
         // Six answers, the place detail among them.
-        XCTAssertTrue(outcome.stdout.contains("\"display\""), outcome.stdout.prefix(400).description)
-        XCTAssertEqual(outcome.stdout.components(separatedBy: "\"paths\":[]").count, 2, "the empty-route scenario's answer")
+        expectTrue(outcome.stdout.contains("\"display\""), outcome.stdout.prefix(400).description)
+        expectEqual(outcome.stdout.components(separatedBy: "\"paths\":[]").count, 2, "the empty-route scenario's answer")
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// Round-2 reliability through the binary: HAR budgets, `--out` checked first, temporary files
 /// of killed imports, `serve --db` of an unfinished file, and plain messages for inputs that are
 /// not regular files, not XML or empty.
-final class ReliabilityCLITests: XCTestCase {
+@Suite final class ReliabilityCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: ReliabilityCLITests.self)
             ?? Bundle(for: ReliabilityCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
@@ -13,12 +14,12 @@ final class ReliabilityCLITests: XCTestCase {
 
     private var folder: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-rel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -52,90 +53,90 @@ final class ReliabilityCLITests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") || $0.hasSuffix(".json") }
     }
 
-    func testFromHARRefusesBodiesOverTheTotalBudgetNamingTheEntry() throws {
+    @Test func testFromHARRefusesBodiesOverTheTotalBudgetNamingTheEntry() throws {
         let har = try writeHAR("big.har", entries: 4, body: String(repeating: "x", count: 600_000))
         let out = folder.appendingPathComponent("out.json")
         let refused = try run(["scenarios", "from-har", har.path, "--out", out.path, "--max-inflated", "1M"])
-        XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertEqual(lines(refused.stderr).count, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("entry 1 (/log/entries/1)") && refused.stderr.contains("1 MiB"), refused.stderr)
-        XCTAssertEqual(try leftovers(), [])
+        expectEqual(refused.status, 1, refused.stderr)
+        expectEqual(lines(refused.stderr).count, 1, refused.stderr)
+        expectTrue(refused.stderr.contains("entry 1 (/log/entries/1)") && refused.stderr.contains("1 MiB"), refused.stderr)
+        expectEqual(try leftovers(), [])
         let entries = try run(["scenarios", "from-har", har.path, "--out", out.path, "--max-entries", "3"])
-        XCTAssertEqual(entries.status, 1)
-        XCTAssertTrue(entries.stderr.contains("entry 3") && entries.stderr.contains("--max-entries"), entries.stderr)
+        expectEqual(entries.status, 1)
+        expectTrue(entries.stderr.contains("entry 3") && entries.stderr.contains("--max-entries"), entries.stderr)
         let output = try run(["scenarios", "from-har", har.path, "--out", out.path, "--max-output", "1M"])
-        XCTAssertEqual(output.status, 1)
-        XCTAssertEqual(lines(output.stderr).count, 1, output.stderr)
-        XCTAssertTrue(output.stderr.contains("larger than 1 MiB") && output.stderr.contains("entry 1 (/log/entries/1)"), output.stderr)
-        XCTAssertEqual(try leftovers(), [])
+        expectEqual(output.status, 1)
+        expectEqual(lines(output.stderr).count, 1, output.stderr)
+        expectTrue(output.stderr.contains("larger than 1 MiB") && output.stderr.contains("entry 1 (/log/entries/1)"), output.stderr)
+        expectEqual(try leftovers(), [])
         // NULs escape to 6 bytes each: refused from the bodies alone, before the document is built.
         let nuls = try writeHAR("nuls.har", entries: 2, body: String(repeating: "\u{1}", count: 100_000))
         let early = try run(["scenarios", "from-har", nuls.path, "--out", out.path, "--max-output", "1M"])
-        XCTAssertEqual(early.status, 1)
-        XCTAssertTrue(early.stderr.contains("entry 1 (/log/entries/1)") && early.stderr.contains("at least 1.1 MiB"), early.stderr)
-        XCTAssertEqual(try leftovers(), [])
+        expectEqual(early.status, 1)
+        expectTrue(early.stderr.contains("entry 1 (/log/entries/1)") && early.stderr.contains("at least 1.1 MiB"), early.stderr)
+        expectEqual(try leftovers(), [])
         let bad = try run(["scenarios", "from-har", har.path, "--max-inflated", "lots"])
-        XCTAssertEqual(bad.status, 64)
+        expectEqual(bad.status, 64)
         let fine = try run(["scenarios", "from-har", har.path, "--out", out.path])
-        XCTAssertEqual(fine.status, 0, fine.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out.path))
+        expectEqual(fine.status, 0, fine.stderr)
+        expectTrue(FileManager.default.fileExists(atPath: out.path))
     }
 
-    func testFromHARWarnsOfALatencyClampedToTenMinutes() throws {
+    @Test func testFromHARWarnsOfALatencyClampedToTenMinutes() throws {
         let har = try writeHAR("slow.har", entries: 1, body: "{}", time: "1e300")
         let outcome = try run(["scenarios", "from-har", har.path, "--out", folder.appendingPathComponent("slow.json").path])
-        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        expectEqual(outcome.status, 0, outcome.stderr)
         let warnings = lines(outcome.stderr).filter { $0.contains("warning") }
-        XCTAssertEqual(warnings.count, 1, outcome.stderr)
-        XCTAssertTrue(warnings[0].contains("entry 0") && warnings[0].contains("10 minutes"), warnings[0])
+        expectEqual(warnings.count, 1, outcome.stderr)
+        expectTrue(warnings[0].contains("entry 0") && warnings[0].contains("10 minutes"), warnings[0])
         let scenario = try String(contentsOf: folder.appendingPathComponent("slow.json"), encoding: .utf8)
-        XCTAssertTrue(scenario.contains("\"delay\": 600000"), scenario)
+        expectTrue(scenario.contains("\"delay\": 600000"), scenario)
         let none = try run(["scenarios", "from-har", har.path, "--timing", "none"])
-        XCTAssertFalse(none.stderr.contains("warning"), none.stderr)
+        expectFalse(none.stderr.contains("warning"), none.stderr)
     }
 
-    func testOutIsCheckedBeforeTheWork() throws {
+    @Test func testOutIsCheckedBeforeTheWork() throws {
         let har = try writeHAR("ok.har", entries: 1, body: "{}")
         for (command, extra) in [(["scenarios", "from-har", har.path], [String]()), (["import"], ["/nonexistent/input.csv"])] {
             let directory = try run(command + ["--out", folder.path] + extra)
-            XCTAssertEqual(directory.status, 1, "\(command)")
-            XCTAssertEqual(lines(directory.stderr).count, 1, directory.stderr)
-            XCTAssertTrue(directory.stderr.contains("is a directory"), directory.stderr)
+            expectEqual(directory.status, 1, "\(command)")
+            expectEqual(lines(directory.stderr).count, 1, directory.stderr)
+            expectTrue(directory.stderr.contains("is a directory"), directory.stderr)
             let blocked = try run(command + ["--out", har.appendingPathComponent("no/such/x.out").path] + extra)
-            XCTAssertEqual(blocked.status, 1)
-            XCTAssertTrue(blocked.stderr.contains("cannot create the folder") && blocked.stderr.contains("is not a folder"), blocked.stderr)
-            XCTAssertFalse(blocked.stdout.contains("note:"), "refused before the inputs are looked at: \(blocked.stdout)")
+            expectEqual(blocked.status, 1)
+            expectTrue(blocked.stderr.contains("cannot create the folder") && blocked.stderr.contains("is not a folder"), blocked.stderr)
+            expectFalse(blocked.stdout.contains("note:"), "refused before the inputs are looked at: \(blocked.stdout)")
         }
     }
 
-    func testNonRegularEmptyAndBrokenInputsAreNamedPlainly() throws {
+    @Test func testNonRegularEmptyAndBrokenInputsAreNamedPlainly() throws {
         let fifo = folder.appendingPathComponent("pipe")
-        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        expectEqual(mkfifo(fifo.path, 0o600), 0)
         let empty = folder.appendingPathComponent("empty.har")
         try Data().write(to: empty)
         for input in [fifo.path, "/dev/zero"] {
             let har = try run(["scenarios", "from-har", input])
-            XCTAssertEqual(har.status, 1)
-            XCTAssertTrue(har.stderr.contains("not a regular file") && !har.stderr.contains("permission"), har.stderr)
+            expectEqual(har.status, 1)
+            expectTrue(har.stderr.contains("not a regular file") && !har.stderr.contains("permission"), har.stderr)
             let imported = try run(["import", "--out", folder.appendingPathComponent("x.sqlite").path, input])
-            XCTAssertEqual(imported.status, 1)
-            XCTAssertTrue(imported.stderr.contains("not a regular file") && !imported.stderr.contains("permission"), imported.stderr)
+            expectEqual(imported.status, 1)
+            expectTrue(imported.stderr.contains("not a regular file") && !imported.stderr.contains("permission"), imported.stderr)
         }
         let emptyHAR = try run(["scenarios", "from-har", empty.path])
-        XCTAssertTrue(emptyHAR.stderr.contains("empty file"), emptyHAR.stderr)
+        expectTrue(emptyHAR.stderr.contains("empty file"), emptyHAR.stderr)
         let bom = folder.appendingPathComponent("bom.har")
         try (Data([0xEF, 0xBB, 0xBF]) + Data(contentsOf: try writeHAR("plain.har", entries: 1, body: "{}"))).write(to: bom)
         let bomOutcome = try run(["scenarios", "from-har", bom.path])
-        XCTAssertEqual(bomOutcome.status, 0, bomOutcome.stderr)
+        expectEqual(bomOutcome.status, 0, bomOutcome.stderr)
         let osm = folder.appendingPathComponent("broken.osm")
         try Data(#"<osm version="0.6"><node id="1" lat="1" lon="2"><tag k="a" v="b"></node></osm>"#.utf8).write(to: osm)
         let broken = try run(["import", "--out", folder.appendingPathComponent("x.sqlite").path, osm.path])
-        XCTAssertEqual(broken.status, 1)
-        XCTAssertTrue(broken.stderr.contains("broken.osm: line 1: malformed XML: a closing tag that does not match"), broken.stderr)
-        XCTAssertFalse(broken.stderr.contains("NSXMLParserErrorDomain"), broken.stderr)
+        expectEqual(broken.status, 1)
+        expectTrue(broken.stderr.contains("broken.osm: line 1: malformed XML: a closing tag that does not match"), broken.stderr)
+        expectFalse(broken.stderr.contains("NSXMLParserErrorDomain"), broken.stderr)
     }
 
-    func testImportRemovesStaleTemporaryFilesOfDeadProcessesOnly() throws {
+    @Test func testImportRemovesStaleTemporaryFilesOfDeadProcessesOnly() throws {
         var dead: Int32 = 4_000_000
         while kill(dead, 0) == 0 || errno == EPERM { dead -= 1 }
         let stale = folder.appendingPathComponent(".out.sqlite.\(dead).0A1B2C3D.tmp")
@@ -143,32 +144,32 @@ final class ReliabilityCLITests: XCTestCase {
         let unrelated = folder.appendingPathComponent(".notes.tmp")
         for url in [stale, live, unrelated] { try Data(repeating: 1, count: 4096).write(to: url) }
         let outcome = try run(["import", "--out", folder.appendingPathComponent("out.sqlite").path, folder.appendingPathComponent("missing.csv").path])
-        XCTAssertEqual(outcome.status, 1)
+        expectEqual(outcome.status, 1)
         let notices = lines(outcome.stderr).filter { $0.contains("stale temporary file") }
-        XCTAssertEqual(notices.count, 1, outcome.stderr)
-        XCTAssertTrue(notices[0].contains(stale.lastPathComponent), notices[0])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: live.path), "a running process's file is kept")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: unrelated.path))
+        expectEqual(notices.count, 1, outcome.stderr)
+        expectTrue(notices[0].contains(stale.lastPathComponent), notices[0])
+        expectFalse(FileManager.default.fileExists(atPath: stale.path))
+        expectTrue(FileManager.default.fileExists(atPath: live.path), "a running process's file is kept")
+        expectTrue(FileManager.default.fileExists(atPath: unrelated.path))
     }
 
-    func testServeRefusesAFileWithoutARecordedChecksum() throws {
+    @Test func testServeRefusesAFileWithoutARecordedChecksum() throws {
         let copy = folder.appendingPathComponent(".mine.sqlite.123.0A1B2C3D.tmp")
         try FileManager.default.copyItem(atPath: try TestDataset.path(), toPath: copy.path)
         // Clear the seal (application_id): what a killed import's temporary file looks like.
-        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: copy.path))
+        let handle = try unwrap(FileHandle(forUpdatingAtPath: copy.path))
         try handle.seek(toOffset: 68)
         try handle.write(contentsOf: Data(count: 4))
         try handle.close()
         let outcome = try run(["serve", "--port", "0", "--db", copy.path])
-        XCTAssertEqual(outcome.status, 1)
+        expectEqual(outcome.status, 1)
         let last = String(lines(outcome.stderr).last ?? "")
-        XCTAssertTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("no recorded checksum"), outcome.stderr)
-        XCTAssertFalse(outcome.stdout.contains("listening"))
+        expectTrue(last.hasPrefix("vietmap-sim: \(copy.path): ") && last.contains("no recorded checksum"), outcome.stderr)
+        expectFalse(outcome.stdout.contains("listening"))
         let fifo = folder.appendingPathComponent("db-pipe")
-        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        expectEqual(mkfifo(fifo.path, 0o600), 0)
         let piped = try run(["serve", "--port", "0", "--db", fifo.path])
-        XCTAssertEqual(piped.status, 1)
-        XCTAssertTrue(piped.stderr.contains("not a regular file"), piped.stderr)
+        expectEqual(piped.status, 1)
+        expectTrue(piped.stderr.contains("not a regular file"), piped.stderr)
     }
 }

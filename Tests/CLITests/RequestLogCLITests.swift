@@ -3,17 +3,18 @@ import Foundation
 import FoundationNetworking
 #endif
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve --log-requests on`: one line per answered request on stderr — method, path without the
 /// key, status, latency, the scenario that fired — as WireMock's `--verbose` and Prism show traffic.
-final class RequestLogCLITests: XCTestCase {
+@Suite final class RequestLogCLITests {
     var binary: URL {
         CLIRunner.executable(besideBundleOf: RequestLogCLITests.self)
             ?? Bundle(for: RequestLogCLITests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("vietmap-sim")
     }
 
-    func testEachAnsweredRequestIsOneLineWithoutTheKey() async throws {
+    @Test func testEachAnsweredRequestIsOneLineWithoutTheKey() async throws {
         let db = URL(fileURLWithPath: try TestDataset.path())
         let process = Process()
         process.executableURL = binary
@@ -31,16 +32,16 @@ final class RequestLogCLITests: XCTestCase {
         process.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = log.split(separator: "\n").map(String.init)
-        let autocomplete = try XCTUnwrap(lines.first { $0.contains(" GET /api/autocomplete/v4?text=ben 200 ") }, log)
-        XCTAssertTrue(autocomplete.hasSuffix(" ms"), autocomplete)
-        XCTAssertFalse(log.contains(secret), "the key is in the log")
-        let route = try XCTUnwrap(lines.first { $0.contains(" GET /api/route/v4?") }, log)
-        XCTAssertTrue(route.contains("scenario empty-route"), route)
+        let autocomplete = try unwrap(lines.first { $0.contains(" GET /api/autocomplete/v4?text=ben 200 ") }, log)
+        expectTrue(autocomplete.hasSuffix(" ms"), autocomplete)
+        expectFalse(log.contains(secret), "the key is in the log")
+        let route = try unwrap(lines.first { $0.contains(" GET /api/route/v4?") }, log)
+        expectTrue(route.contains("scenario empty-route"), route)
     }
 
-    func testTheChoiceIsChecked() throws {
+    @Test func testTheChoiceIsChecked() throws {
         let outcome = try CLIRunner.run(binary, ["serve", "--log-requests", "loud"], in: FileManager.default.temporaryDirectory, environment: [:])
-        XCTAssertEqual(outcome.status, 64)
-        XCTAssertTrue(outcome.stderr.contains("--log-requests must be on, off or auto"), outcome.stderr)
+        expectEqual(outcome.status, 64)
+        expectTrue(outcome.stderr.contains("--log-requests must be on, off or auto"), outcome.stderr)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -8,7 +9,7 @@ import FoundationNetworking
 /// `serve --scenario-key KEY=NAME` through the real binary: the bound key gets the scenario on the
 /// legacy route URL the SDKs call, other keys do not; a bad binding is one line and an exit code.
 extension CLITests {
-    func testAScenarioKeyBindsAPlainKeyAtStart() async throws {
+    @Test func testAScenarioKeyBindsAPlainKeyAtStart() async throws {
         let db = URL(fileURLWithPath: try TestDataset.path())
         let process = Process()
         process.executableURL = binary
@@ -21,16 +22,16 @@ extension CLITests {
         let base = String(readyLine(out).dropFirst("vietmap-sim listening on ".count))
         let query = "point=10.7725,106.6980&point=10.7800,106.7000"
         let (bound, _) = try await URLSession.shared.data(from: URL(string: "\(base)/api/route?api-version=1.1&apikey=BAKED-IN&\(query)")!)
-        XCTAssertTrue(String(decoding: bound, as: UTF8.self).contains(#""paths":[]"#))
+        expectTrue(String(decoding: bound, as: UTF8.self).contains(#""paths":[]"#))
         let (other, _) = try await URLSession.shared.data(from: URL(string: "\(base)/api/route?api-version=1.1&apikey=another&\(query)")!)
-        XCTAssertTrue(String(decoding: other, as: UTF8.self).contains(#""code":"OK""#))
+        expectTrue(String(decoding: other, as: UTF8.self).contains(#""code":"OK""#))
 
         for (arguments, needle) in [(["--scenario-key", "KEY=nope"], "nope"), (["--scenario-key", "no-equals"], "KEY=NAME"),
                                     (["--scenario-key", "A=empty-route", "--scenario-key", "A=zero-results"], "twice")] {
             let refused = try run(["serve", "--port", "0", "--db", db.path] + arguments)
-            XCTAssertNotEqual(refused.status, 0, arguments.joined(separator: " "))
-            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
-            XCTAssertTrue(refused.stderr.contains(needle), refused.stderr)
+            expectNotEqual(refused.status, 0, arguments.joined(separator: " "))
+            expectEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+            expectTrue(refused.stderr.contains(needle), refused.stderr)
         }
     }
 }

@@ -1,21 +1,22 @@
 import Foundation
 import Platform
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve` transport flags as a user meets them: bad values, bind conflicts.
 extension CLITests {
-    func testTransportFlagUsageErrors() throws {
+    @Test func testTransportFlagUsageErrors() throws {
         for arguments in [["serve", "--max-connections", "0"], ["serve", "--max-connections-per-client", "-1"],
                           ["serve", "--header-timeout", "soon"], ["serve", "--drain-timeout", "-1"],
                           ["serve", "--tls-cert", "/nope.pem"], ["serve", "--tls", "--tls-key", "/nope.pem"]] {
             let outcome = try run(arguments)
-            XCTAssertEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
-            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.status, 64, "\(arguments): \(outcome.stderr)")
+            expectEqual(outcome.stderr.split(separator: "\n").count, 1, "\(arguments): \(outcome.stderr)")
         }
     }
 
-    func testServeOnIPv6LoopbackRefusesAPortTakenOnIPv4Loopback() throws {
+    @Test func testServeOnIPv6LoopbackRefusesAPortTakenOnIPv4Loopback() throws {
         // Another server on 127.0.0.1:PORT.
         let fd = Sockets.makeStream(family: AF_INET)
         defer { close(fd) }
@@ -28,19 +29,19 @@ extension CLITests {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        XCTAssertTrue(bound)
-        XCTAssertEqual(Sockets.listen(fd, 4), 0)
+        expectTrue(bound)
+        expectEqual(Sockets.listen(fd, 4), 0)
         let port = UInt16(bigEndian: address.sin_port)
 
         let db = try TestDataset.path()
         for host in ["::1", "::"] {
             let started = Date()
             let outcome = try run(["serve", "--host", host, "--port", String(port), "--db", db])
-            XCTAssertEqual(outcome.status, 1, "\(host): \(outcome.stderr)")
+            expectEqual(outcome.status, 1, "\(host): \(outcome.stderr)")
             // The last line is the error (an earlier one may report the scenarios loaded from ./Scenarios).
             let last = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
-            XCTAssertTrue(last.hasPrefix("vietmap-sim: port \(port) is already in use on 127.0.0.1"), outcome.stderr)
-            XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+            expectTrue(last.hasPrefix("vietmap-sim: port \(port) is already in use on 127.0.0.1"), outcome.stderr)
+            expectLessThan(Date().timeIntervalSince(started), 10)
         }
     }
 }

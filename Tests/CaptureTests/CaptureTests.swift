@@ -5,11 +5,12 @@ import Scenarios
 import SimTesting
 import VietMapAPI
 import VietMapClient
-import XCTest
+import TestExpectations
+import Testing
 
 /// Upstream forwarding, recording and replay over real HTTP on loopback: an upstream simulator
 /// (with a scenario fault active) behind a recording proxy, then a replay with the upstream gone.
-final class CaptureTests: XCTestCase {
+@Suite final class CaptureTests: TeardownBlocks {
     static let upstreamKey = "UPSTREAM-KEY-5e1f"
     static let clientKey = "client-key-77aa"
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -80,111 +81,111 @@ final class CaptureTests: XCTestCase {
         "/api/place/v4?apikey=\(clientKey)&refid=auto:nope",
     ]
 
-    func testARecordedSessionReplaysIdenticallyWithTheUpstreamStopped() throws {
+    @Test func testARecordedSessionReplaysIdenticallyWithTheUpstreamStopped() throws {
         let upstream = try startUpstream(scenario: "fail-twice-then-succeed")
         let directory = try temporaryDirectory()
         let recording = try proxy(to: Self.url(upstream), record: directory)
         let live = try Self.session.map { try get(recording, $0) }
-        XCTAssertEqual(live.map(\.status), [500, 500, 200, 200, 200, 404], "the upstream's scenario shows through, the upstream key was sent")
+        expectEqual(live.map(\.status), [500, 500, 200, 200, 200, 404], "the upstream's scenario shows through, the upstream key was sent")
         upstream.stop()
         recording.stop()
 
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        XCTAssertEqual(files.count, 6, "every exchange, identical requests included")
-        XCTAssertTrue(files.first?.hasPrefix("000001-autocomplete-") ?? false, "\(files)")
+        expectEqual(files.count, 6, "every exchange, identical requests included")
+        expectTrue(files.first?.hasPrefix("000001-autocomplete-") ?? false, "\(files)")
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            XCTAssertFalse(text.contains(Self.upstreamKey), "\(file) holds the upstream key")
-            XCTAssertFalse(text.contains(Self.clientKey), "\(file) holds the client key")
-            XCTAssertTrue(text.contains("\"latencyMs\""), file)
-            XCTAssertTrue(text.contains("\"recordedAt\""), file)
+            expectFalse(text.contains(Self.upstreamKey), "\(file) holds the upstream key")
+            expectFalse(text.contains(Self.clientKey), "\(file) holds the client key")
+            expectTrue(text.contains("\"latencyMs\""), file)
+            expectTrue(text.contains("\"recordedAt\""), file)
         }
         // The client library reads the same files.
         let recordings = try VMRecording.load(directory: directory)
-        XCTAssertEqual(recordings.map(\.response.status), [500, 500, 200, 200, 200, 404])
+        expectEqual(recordings.map(\.response.status), [500, 500, 200, 200, 200, 404])
 
         let replay = try start(ReplayResponder(directory: directory))
         let replayed = try Self.session.map { try get(replay, $0) }
-        XCTAssertEqual(replayed.map(\.status), live.map(\.status))
-        XCTAssertEqual(replayed.map(\.body), live.map(\.body), "byte-identical bodies in the recorded order")
-        XCTAssertEqual(replayed.map { $0.header("Content-Type") }, live.map { $0.header("Content-Type") })
-        XCTAssertEqual(replayed[2].header("X-VietMap-Sim-Replay"), "3/4")
+        expectEqual(replayed.map(\.status), live.map(\.status))
+        expectEqual(replayed.map(\.body), live.map(\.body), "byte-identical bodies in the recorded order")
+        expectEqual(replayed.map { $0.header("Content-Type") }, live.map { $0.header("Content-Type") })
+        expectEqual(replayed[2].header("X-VietMap-Sim-Replay"), "3/4")
         // After the last recorded answer, the last one again.
-        XCTAssertEqual(try get(replay, Self.session[0]).status, 200)
+        expectEqual(try get(replay, Self.session[0]).status, 200)
 
         // A request never recorded: 404 in the endpoint's shape naming the nearest recording.
         let missing = try get(replay, "/api/route/v4?apikey=x&point=10.7725,106.6980&point=10.7800,106.7009")
-        XCTAssertEqual(missing.status, 404)
+        expectEqual(missing.status, 404)
         let body = String(decoding: missing.body, as: UTF8.self)
-        XCTAssertTrue(body.contains("\"paths\":null") && body.contains("point=10.7769,106.7009") && body.contains("point=10.7800,106.7009"), body)
+        expectTrue(body.contains("\"paths\":null") && body.contains("point=10.7769,106.7009") && body.contains("point=10.7800,106.7009"), body)
         // The key check applies in replay too.
-        XCTAssertEqual(try get(replay, "/api/autocomplete/v4?apikey=&text=ben%20thanh").status, 401)
+        expectEqual(try get(replay, "/api/autocomplete/v4?apikey=&text=ben%20thanh").status, 401)
 
         // The same recordings as a scenario, for any client (`scenarios from-recording`).
         let output = try ReplayScenarioBuilder.build(recordings: recordings, name: "session", source: directory.path)
         let scenarios = try temporaryDirectory()
         try Data(output.text.utf8).write(to: scenarios.appendingPathComponent("session.json"))
         let library = ScenarioLibrary.load(directory: scenarios)
-        XCTAssertEqual(library.issues.map(\.description), [])
+        expectEqual(library.issues.map(\.description), [])
         let service = try Self.service.get()
         let engine = ScenarioEngine(library: library)
         let scenarioServer = try start(engine.wrap(service))
         let viaScenario = try Self.session.map { try get(scenarioServer, $0.replacingOccurrences(of: Self.clientKey, with: "scenario:session")) }
-        XCTAssertEqual(viaScenario.map(\.status), live.map(\.status))
-        XCTAssertEqual(viaScenario.map(\.body), live.map(\.body))
+        expectEqual(viaScenario.map(\.status), live.map(\.status))
+        expectEqual(viaScenario.map(\.body), live.map(\.body))
     }
 
-    func testUnreachableUpstreamIs502OrTheSimulatorWithAHeader() throws {
+    @Test func testUnreachableUpstreamIs502OrTheSimulatorWithAHeader() throws {
         let gone = try startUpstream()
         let address = Self.url(gone)
         gone.stop()
         let plain = try proxy(to: address)
         let refused = try get(plain, Self.session[0])
-        XCTAssertEqual(refused.status, 502)
-        XCTAssertTrue(String(decoding: refused.body, as: UTF8.self).contains("upstream unreachable (connection refused)"))
+        expectEqual(refused.status, 502)
+        expectTrue(String(decoding: refused.body, as: UTF8.self).contains("upstream unreachable (connection refused)"))
 
         let withFallback = try proxy(to: address, fallback: true)
         let answered = try get(withFallback, Self.session[0])
-        XCTAssertEqual(answered.status, 200)
-        XCTAssertEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream unreachable (connection refused)")
+        expectEqual(answered.status, 200)
+        expectEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream unreachable (connection refused)")
     }
 
-    func testSlowUpstreamTimesOut() throws {
+    @Test func testSlowUpstreamTimesOut() throws {
         let slow = try start { _, handle in
             DispatchQueue.global().asyncAfter(deadline: .now() + 3) { handle.send(.json(Data("[]".utf8))) }
         }
         let plain = try proxy(to: Self.url(slow), timeout: 1)
         let reply = try get(plain, Self.session[4])
-        XCTAssertEqual(reply.status, 504)
-        XCTAssertTrue(String(decoding: reply.body, as: UTF8.self).contains("\"messages\":\"upstream did not answer within 1 s\""))
+        expectEqual(reply.status, 504)
+        expectTrue(String(decoding: reply.body, as: UTF8.self).contains("\"messages\":\"upstream did not answer within 1 s\""))
         let withFallback = try proxy(to: Self.url(slow), timeout: 1, fallback: true)
         let answered = try get(withFallback, Self.session[4])
-        XCTAssertEqual(answered.status, 200)
-        XCTAssertEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream did not answer within 1 s")
+        expectEqual(answered.status, 200)
+        expectEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream did not answer within 1 s")
     }
 
-    func testUpstream5xxFallsBackWhenAsked() throws {
+    @Test func testUpstream5xxFallsBackWhenAsked() throws {
         let upstream = try startUpstream(scenario: "route-500")
         let withFallback = try proxy(to: Self.url(upstream), fallback: true)
         let answered = try get(withFallback, Self.session[4])
-        XCTAssertEqual(answered.status, 200)
-        XCTAssertEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream answered 500")
+        expectEqual(answered.status, 200)
+        expectEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream answered 500")
         let plain = try proxy(to: Self.url(upstream))
-        XCTAssertEqual(try get(plain, Self.session[4]).status, 500, "without a fallback a 5xx is passed on")
+        expectEqual(try get(plain, Self.session[4]).status, 500, "without a fallback a 5xx is passed on")
     }
 
-    func testTheClientKeyIsCheckedAndNeverForwarded() throws {
+    @Test func testTheClientKeyIsCheckedAndNeverForwarded() throws {
         // An upstream that echoes the query it received.
         let echo = try start { request, handle in handle.send(.json(Data("{\"query\":\"\(request.rawQuery)\"}".utf8))) }
         let plain = try proxy(to: Self.url(echo))
         let reply = try get(plain, "/api/autocomplete/v4?apikey=\(Self.clientKey)&text=a")
         let body = String(decoding: reply.body, as: UTF8.self)
-        XCTAssertTrue(body.contains("apikey=\(Self.upstreamKey)") && !body.contains(Self.clientKey), body)
-        XCTAssertEqual(try get(plain, "/api/autocomplete/v4?text=a").status, 401)
-        XCTAssertEqual(try get(plain, "/elsewhere").status, 404)
+        expectTrue(body.contains("apikey=\(Self.upstreamKey)") && !body.contains(Self.clientKey), body)
+        expectEqual(try get(plain, "/api/autocomplete/v4?text=a").status, 401)
+        expectEqual(try get(plain, "/elsewhere").status, 404)
     }
 
-    func testReplayTimingWaitsTheRecordedLatency() throws {
+    @Test func testReplayTimingWaitsTheRecordedLatency() throws {
         let directory = try temporaryDirectory()
         let recording = VMRecording(request: VMRequest(.autocomplete, [VMParameter("text", "a")]),
                                     response: VMRawResponse(status: 200, headers: ["content-type": "application/json"], body: Data("[]".utf8)),
@@ -192,11 +193,11 @@ final class CaptureTests: XCTestCase {
         try recording.fixtureData().write(to: directory.appendingPathComponent("000001-x.json"))
         let timed = try start(ReplayResponder(directory: directory, timing: true))
         let started = Date()
-        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=a").status, 200)
-        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.4)
+        expectEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=a").status, 200)
+        expectGreaterThanOrEqual(Date().timeIntervalSince(started), 0.4)
     }
 
-    func testHugeRecordedLatenciesAreClampedNotATrap() throws {
+    @Test func testHugeRecordedLatenciesAreClampedNotATrap() throws {
         let directory = try temporaryDirectory()
         for (index, latency) in [1e300, 0].enumerated() {
             let recording = VMRecording(request: VMRequest(.autocomplete, [VMParameter("text", "t\(index)")]),
@@ -205,15 +206,15 @@ final class CaptureTests: XCTestCase {
             try recording.fixtureData().write(to: directory.appendingPathComponent("00000\(index)-x.json"))
         }
         let responder = try ReplayResponder(directory: directory, timing: true)
-        XCTAssertEqual(responder.recordings.recordings.map(\.latencyMilliseconds), [ReplayResponder.maxLatencyMilliseconds, 0])
+        expectEqual(responder.recordings.recordings.map(\.latencyMilliseconds), [ReplayResponder.maxLatencyMilliseconds, 0])
         let timed = try start(responder)
-        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=t1").status, 200, "no latency: answered at once")
-        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?text=t1").status, 401, "the shared key check")
-        XCTAssertEqual(try get(timed, "/api/autocomplete/v4?apikey=&text=t1").status, 401)
-        XCTAssertEqual(try get(timed, "/elsewhere?apikey=k").status, 404)
+        expectEqual(try get(timed, "/api/autocomplete/v4?apikey=k&text=t1").status, 200, "no latency: answered at once")
+        expectEqual(try get(timed, "/api/autocomplete/v4?text=t1").status, 401, "the shared key check")
+        expectEqual(try get(timed, "/api/autocomplete/v4?apikey=&text=t1").status, 401)
+        expectEqual(try get(timed, "/elsewhere?apikey=k").status, 404)
 
         // A scenario built from the recordings delays at most 600 s (the builder no longer traps).
         let output = try ReplayScenarioBuilder.build(recordings: try VMRecording.load(directory: directory), name: "huge", source: "test")
-        XCTAssertTrue(output.text.contains("\"delay\": 600000"), output.text)
+        expectTrue(output.text.contains("\"delay\": 600000"), output.text)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Zlib
 import HTTPServer
 import VietMapClient
-import XCTest
+import TestExpectations
+import Testing
 
 /// `serve --upstream` does not trust the upstream: hostile upstreams on loopback (a redirect to
 /// another host, a body without end, a gzip bomb, a trickled head or body, status 999) end in
@@ -25,7 +26,7 @@ extension CaptureTests {
 
     func text(_ reply: Reply) -> String { String(decoding: reply.body, as: UTF8.self) }
 
-    func testARedirectToAnotherHostIsPassedOnNotFollowed() throws {
+    @Test func testARedirectToAnotherHostIsPassedOnNotFollowed() throws {
         let hits = Counter()
         let other = try start { _, handle in hits.add(); handle.send(.json(Data("{\"other-host\":true}".utf8))) }
         let redirecting = try start { request, handle in
@@ -36,21 +37,21 @@ extension CaptureTests {
         let directory = try temporaryDirectory()
         let proxy = try proxy(to: Self.url(redirecting), record: directory)
         let permanent = try get(proxy, Self.session[0])
-        XCTAssertEqual(permanent.status, 301)
-        XCTAssertEqual(text(permanent), "moved")
-        XCTAssertTrue(permanent.header("Location")?.hasPrefix("http://127.0.0.1:\(other.port)/api/autocomplete/v4?") ?? false,
+        expectEqual(permanent.status, 301)
+        expectEqual(text(permanent), "moved")
+        expectTrue(permanent.header("Location")?.hasPrefix("http://127.0.0.1:\(other.port)/api/autocomplete/v4?") ?? false,
                       "\(permanent.headers)")
         let temporary = try get(proxy, Self.route)
-        XCTAssertEqual(temporary.status, 307)
-        XCTAssertEqual(hits.value, 0, "the other host was never asked")
+        expectEqual(temporary.status, 307)
+        expectEqual(hits.value, 0, "the other host was never asked")
         let recorded = try VMRecording.load(directory: directory)
-        XCTAssertEqual(recorded.map(\.response.status), [301, 307], "the upstream's own answers are recorded")
+        expectEqual(recorded.map(\.response.status), [301, 307], "the upstream's own answers are recorded")
         for file in try files(directory) {
-            XCTAssertFalse(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).contains("other-host"), file)
+            expectFalse(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).contains("other-host"), file)
         }
     }
 
-    func testABodyPastTheCapIs502AndNotRecorded() throws {
+    @Test func testABodyPastTheCapIs502AndNotRecorded() throws {
         // 200 MiB offered in 64 KiB chunks; the proxy takes 1 MiB.
         let chunk = Data(String(format: "%x\r\n", 65536).utf8) + Data(repeating: 0x20, count: 65536) + Data("\r\n".utf8)
         let endless = try hostile { connection in
@@ -61,12 +62,12 @@ extension CaptureTests {
         let directory = try temporaryDirectory()
         let proxy = try proxy(to: Self.url(endless), record: directory, maxBodyBytes: 1 << 20)
         let reply = try get(proxy, Self.route)
-        XCTAssertEqual(reply.status, 502)
-        XCTAssertTrue(text(reply).contains("upstream answer larger than 1048576 bytes"), text(reply))
-        XCTAssertTrue(text(reply).contains("\"paths\":null"), "the route envelope: \(text(reply))")
-        XCTAssertTrue(endless.waitForScripts(10), "the upstream's writer ended: the proxy closed the connection")
-        XCTAssertLessThan(endless.bytesSent, 32 << 20, "the proxy stopped reading near the cap, not at 200 MiB")
-        XCTAssertEqual(try files(directory), [])
+        expectEqual(reply.status, 502)
+        expectTrue(text(reply).contains("upstream answer larger than 1048576 bytes"), text(reply))
+        expectTrue(text(reply).contains("\"paths\":null"), "the route envelope: \(text(reply))")
+        expectTrue(endless.waitForScripts(10), "the upstream's writer ended: the proxy closed the connection")
+        expectLessThan(endless.bytesSent, 32 << 20, "the proxy stopped reading near the cap, not at 200 MiB")
+        expectEqual(try files(directory), [])
 
         // A declared length over the cap is refused from the head.
         let declared = try hostile { connection in
@@ -75,15 +76,15 @@ extension CaptureTests {
         }
         let second = try self.proxy(to: Self.url(declared), record: directory, maxBodyBytes: 1 << 20)
         let refused = try get(second, Self.session[0])
-        XCTAssertEqual(refused.status, 502)
-        XCTAssertTrue(text(refused).contains("\"code\":\"BAD_GATEWAY\""), text(refused))
-        XCTAssertEqual(try files(directory), [])
+        expectEqual(refused.status, 502)
+        expectTrue(text(refused).contains("\"code\":\"BAD_GATEWAY\""), text(refused))
+        expectEqual(try files(directory), [])
     }
 
-    func testAGzipBombPastTheCapIs502AndOnlyGzipIsAskedFor() throws {
+    @Test func testAGzipBombPastTheCapIs502AndOnlyGzipIsAskedFor() throws {
         let zeros = Data(repeating: 0, count: 1 << 20)
         let bomb = try Self.gzip(zeros)
-        XCTAssertLessThan(bomb.count, 8 * 1024)
+        expectLessThan(bomb.count, 8 * 1024)
         let upstream = try hostile { connection in
             _ = connection.emit("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\nContent-Length: \(bomb.count)\r\n\r\n")
             _ = connection.emit(bomb)
@@ -91,22 +92,22 @@ extension CaptureTests {
         let directory = try temporaryDirectory()
         let small = try proxy(to: Self.url(upstream), record: directory, maxBodyBytes: 64 * 1024)
         let reply = try get(small, Self.session[0])
-        XCTAssertEqual(reply.status, 502)
-        XCTAssertTrue(text(reply).contains("larger than 65536 bytes"), text(reply))
-        XCTAssertEqual(try files(directory), [])
+        expectEqual(reply.status, 502)
+        expectTrue(text(reply).contains("larger than 65536 bytes"), text(reply))
+        expectEqual(try files(directory), [])
         let head = upstream.requestHeads.first?.lowercased() ?? ""
-        XCTAssertTrue(head.contains("accept-encoding: gzip\r\n"), head)
+        expectTrue(head.contains("accept-encoding: gzip\r\n"), head)
 
         // Under the cap the inflated body is passed on, without the encoding header.
         let large = try proxy(to: Self.url(upstream), record: directory, maxBodyBytes: 2 << 20)
         let inflated = try get(large, Self.session[0])
-        XCTAssertEqual(inflated.status, 200)
-        XCTAssertEqual(inflated.body, zeros)
-        XCTAssertNil(inflated.header("Content-Encoding"))
-        XCTAssertEqual(try files(directory).count, 1)
+        expectEqual(inflated.status, 200)
+        expectEqual(inflated.body, zeros)
+        expectNil(inflated.header("Content-Encoding"))
+        expectEqual(try files(directory).count, 1)
     }
 
-    func testATrickledHeadOrBodyEndsAtTheDeadline() throws {
+    @Test func testATrickledHeadOrBodyEndsAtTheDeadline() throws {
         let trickledHead = try hostile { connection in
             guard connection.emit("HTTP/1.1 200 OK\r\nX-Slow: ") else { return }
             for _ in 0..<300 { guard connection.emit("a"), connection.pause(0.1) else { return } }
@@ -121,28 +122,28 @@ extension CaptureTests {
             let started = Date()
             let reply = try get(proxy, Self.route)
             let elapsed = Date().timeIntervalSince(started)
-            XCTAssertEqual(reply.status, 504)
-            XCTAssertTrue(text(reply).contains("\"code\":\"GATEWAY_TIMEOUT\"") || text(reply).contains("GATEWAY_TIMEOUT"), text(reply))
-            XCTAssertLessThan(elapsed, 2, "one deadline for head and body")
+            expectEqual(reply.status, 504)
+            expectTrue(text(reply).contains("\"code\":\"GATEWAY_TIMEOUT\"") || text(reply).contains("GATEWAY_TIMEOUT"), text(reply))
+            expectLessThan(elapsed, 2, "one deadline for head and body")
         }
-        XCTAssertEqual(try files(directory), [])
+        expectEqual(try files(directory), [])
     }
 
-    func testAStatusOutside100To599Is502() throws {
+    @Test func testAStatusOutside100To599Is502() throws {
         let odd = try hostile { connection in
             _ = connection.emit("HTTP/1.1 999 Odd\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]")
         }
         let directory = try temporaryDirectory()
         let proxy = try proxy(to: Self.url(odd), record: directory)
         let reply = try get(proxy, Self.session[0])
-        XCTAssertEqual(reply.status, 502)
-        XCTAssertTrue(text(reply).contains("status 999"), text(reply))
-        XCTAssertEqual(try files(directory), [])
+        expectEqual(reply.status, 502)
+        expectTrue(text(reply).contains("status 999"), text(reply))
+        expectEqual(try files(directory), [])
 
         let withFallback = try self.proxy(to: Self.url(odd), fallback: true)
         let answered = try get(withFallback, Self.session[0])
-        XCTAssertEqual(answered.status, 200)
-        XCTAssertEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream answered status 999, outside 100-599")
+        expectEqual(answered.status, 200)
+        expectEqual(answered.header("X-VietMap-Sim-Fallback"), "simulator; upstream answered status 999, outside 100-599")
     }
 
     /// `data` as one gzip member.

@@ -13,13 +13,16 @@ final class ScenarioReproducibilityTests: XCTestCase {
 
     /// Everything a run found, as text: per scenario, per query, the status and each finding.
     static func fingerprint(_ reports: [ScenarioReport]) -> [String] {
-        reports.flatMap { report in
-            ["scenario \(report.name) \(report.outcome.rawValue) tag \(report.tag)"]
-                + report.results.map { result in
-                    "  \(result.name) \(result.status.map(String.init) ?? "-") \(result.skipped ?? "")"
-                        + result.failures.map { "\n    \($0)" }.joined()
-                }
+        var lines: [String] = []
+        for report in reports {
+            lines.append("scenario \(report.name) \(report.outcome.rawValue) tag \(report.tag)")
+            for result in report.results {
+                var line = "  \(result.name) \(result.status.map(String.init) ?? "-") \(result.skipped ?? "")"
+                for failure in result.failures { line += "\n    \(failure)" }
+                lines.append(line)
+            }
         }
+        return lines
     }
 
     /// Three runs: run 1 against two later runs on the same long-lived simulator (so per-client state

@@ -1,33 +1,35 @@
 import Dataset
-import XCTest
+import Foundation
+import TestExpectations
+import Testing
 
-final class CategoryCodesTests: XCTestCase {
-    func testMappingExactWildcardAndFallback() {
-        XCTAssertEqual(CategoryCodes.code(forOSM: "amenity=restaurant"), "1001")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "amenity=cafe"), "1003")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "tourism=hotel"), "2001")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "amenity=atm"), "3002")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "amenity=place_of_worship"), "6001")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "shop=bakery"), "8004", "shop=* rule")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "historic=castle"), "6004", "historic=* rule")
-        XCTAssertEqual(CategoryCodes.code(forOSM: "amenity=Dai hoc Bach khoa TPHCM"), CategoryCodes.fallbackCode)
-        XCTAssertEqual(CategoryCodes.code(forOSM: "garbage"), "9999")
+@Suite final class CategoryCodesTests {
+    @Test func testMappingExactWildcardAndFallback() {
+        expectEqual(CategoryCodes.code(forOSM: "amenity=restaurant"), "1001")
+        expectEqual(CategoryCodes.code(forOSM: "amenity=cafe"), "1003")
+        expectEqual(CategoryCodes.code(forOSM: "tourism=hotel"), "2001")
+        expectEqual(CategoryCodes.code(forOSM: "amenity=atm"), "3002")
+        expectEqual(CategoryCodes.code(forOSM: "amenity=place_of_worship"), "6001")
+        expectEqual(CategoryCodes.code(forOSM: "shop=bakery"), "8004", "shop=* rule")
+        expectEqual(CategoryCodes.code(forOSM: "historic=castle"), "6004", "historic=* rule")
+        expectEqual(CategoryCodes.code(forOSM: "amenity=Dai hoc Bach khoa TPHCM"), CategoryCodes.fallbackCode)
+        expectEqual(CategoryCodes.code(forOSM: "garbage"), "9999")
     }
 
-    func testImportanceIsWithinTheDocumentedRange() {
+    @Test func testImportanceIsWithinTheDocumentedRange() {
         for rule in CategoryCodes.rules {
             let importance = CategoryCodes.importance(forOSM: rule.osm.replacingOccurrences(of: "=*", with: "=anything"))
-            XCTAssertTrue((0.35...0.9).contains(importance), "\(rule.osm): \(importance)")
+            expectTrue((0.35...0.9).contains(importance), "\(rule.osm): \(importance)")
         }
-        XCTAssertGreaterThan(CategoryCodes.importance(forOSM: "railway=station"), CategoryCodes.importance(forOSM: "shop=bakery"))
-        XCTAssertEqual(CategoryCodes.importance(forOSM: "place=city"), 0.9)
+        expectGreaterThan(CategoryCodes.importance(forOSM: "railway=station"), CategoryCodes.importance(forOSM: "shop=bakery"))
+        expectEqual(CategoryCodes.importance(forOSM: "place=city"), 0.9)
     }
 
-    func testEveryRuleUsesAKnownCodeAndTheTableListsThemAll() {
+    @Test func testEveryRuleUsesAKnownCodeAndTheTableListsThemAll() {
         let codes = Set(CategoryCodes.categories.map(\.code))
-        XCTAssertEqual(codes.count, CategoryCodes.categories.count, "codes are unique")
-        for rule in CategoryCodes.rules { XCTAssertTrue(codes.contains(rule.code), rule.osm) }
+        expectEqual(codes.count, CategoryCodes.categories.count, "codes are unique")
+        for rule in CategoryCodes.rules { expectTrue(codes.contains(rule.code), rule.osm) }
         let table = CategoryCodes.markdownTable()
-        for code in codes { XCTAssertTrue(table.contains("| `\(code)` |"), code) }
+        for code in codes { expectTrue(table.contains("| `\(code)` |"), code) }
     }
 }

@@ -1,20 +1,21 @@
 import Dataset
 import Foundation
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 
-final class DatasetCacheTests: XCTestCase {
-    func testCacheDirectoryFromEnvironment() {
-        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["VIETMAP_SIM_CACHE": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/c")
-        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/x/vietmap-sim")
-        XCTAssertEqual(DatasetCache.defaultDirectory(environment: ["HOME": "/h"]).path, "/h/.cache/vietmap-sim")
+@Suite final class DatasetCacheTests {
+    @Test func testCacheDirectoryFromEnvironment() {
+        expectEqual(DatasetCache.defaultDirectory(environment: ["VIETMAP_SIM_CACHE": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/c")
+        expectEqual(DatasetCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).path, "/x/vietmap-sim")
+        expectEqual(DatasetCache.defaultDirectory(environment: ["HOME": "/h"]).path, "/h/.cache/vietmap-sim")
     }
 
     /// Two concurrent first starts both end with the same complete file; a later start reuses
     /// it without building (no build report, the file untouched); the build is stable (same keys
     /// and ids as an independent build of the same inputs). The cache's behaviour does not depend
     /// on the inputs: the small input set (Hoàn Kiếm and the admin units) keeps the three builds short.
-    func testConcurrentBuildsThenReuseAndStableKeys() throws {
+    @Test func testConcurrentBuildsThenReuseAndStableKeys() throws {
         let inputs = SharedDataset.smallInputs
         let cache = try SharedDataset.scratch("cache")
         // A stale dataset of an older fingerprint is pruned after a build, unless a server
@@ -36,28 +37,28 @@ final class DatasetCacheTests: XCTestCase {
             results.set(index, Result { try DatasetCache.ensureDefaultDataset(inputs: inputs, cacheDirectory: cache) })
         }
         let first = try results.get(0), second = try results.get(1)
-        XCTAssertEqual(first.url, second.url)
-        XCTAssertTrue(first.url.lastPathComponent.hasPrefix("default-") && first.url.lastPathComponent.hasSuffix(".sqlite"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted(),
+        expectEqual(first.url, second.url)
+        expectTrue(first.url.lastPathComponent.hasPrefix("default-") && first.url.lastPathComponent.hasSuffix(".sqlite"))
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted(),
                        [inUse.lastPathComponent, first.url.lastPathComponent].sorted(),
                        "the finished dataset and the one still in use remain")
         withExtendedLifetime(lease) {}
         try FileManager.default.removeItem(at: inUse)
         let info = try DatasetInfo.validate(path: first.url.path)
-        XCTAssertEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .new, level: .ward)), 3321)
+        expectEqual(info.count(DatasetSchema.MetaKey.adminCount(scheme: .new, level: .ward)), 3321)
 
-        XCTAssertNotNil(first.built ?? second.built, "a fresh cache is built")
+        expectNotNil(first.built ?? second.built, "a fresh cache is built")
         let modified = try FileManager.default.attributesOfItem(atPath: first.url.path)[.modificationDate] as? Date
         let inode = try FileManager.default.attributesOfItem(atPath: first.url.path)[.systemFileNumber] as? Int
         // Reuse is shown by what happened (no build report, the same file untouched), not by a
         // wall-clock bound.
         let again = try DatasetCache.ensureDefaultDataset(inputs: inputs, cacheDirectory: cache)
-        XCTAssertNil(again.built, "reused, not rebuilt")
-        XCTAssertEqual(again.url, first.url)
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: first.url.path)[.modificationDate] as? Date, modified)
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: first.url.path)[.systemFileNumber] as? Int, inode,
+        expectNil(again.built, "reused, not rebuilt")
+        expectEqual(again.url, first.url)
+        expectEqual(try FileManager.default.attributesOfItem(atPath: first.url.path)[.modificationDate] as? Date, modified)
+        expectEqual(try FileManager.default.attributesOfItem(atPath: first.url.path)[.systemFileNumber] as? Int, inode,
                        "not replaced by a rename")
-        XCTAssertEqual(try DatasetCache.ensureDefault(inputs: inputs, cacheDirectory: cache), first.url)
+        expectEqual(try DatasetCache.ensureDefault(inputs: inputs, cacheDirectory: cache), first.url)
 
         // Stability: the same (id, key) sequence as an independent build of the same inputs.
         independentDone.wait()
@@ -66,11 +67,11 @@ final class DatasetCacheTests: XCTestCase {
         let cached = try Database(path: first.url.path, mode: .readOnly)
         let sql = "SELECT id, key FROM place ORDER BY id"
         let rows = try cached.rows(sql, columns: 2)
-        XCTAssertGreaterThan(rows.count, 3321 + 1000, "admin units and the Hoàn Kiếm places")
-        XCTAssertEqual(rows, try reference.rows(sql, columns: 2))
+        expectGreaterThan(rows.count, 3321 + 1000, "admin units and the Hoàn Kiếm places")
+        expectEqual(rows, try reference.rows(sql, columns: 2))
     }
 
-    func testAFileWithAnotherFingerprintIsRebuilt() throws {
+    @Test func testAFileWithAnotherFingerprintIsRebuilt() throws {
         let cache = try SharedDataset.scratch("stale")
         // A small input set keeps the rebuild fast.
         let inputs = SharedDataset.unitInputs
@@ -85,11 +86,11 @@ final class DatasetCacheTests: XCTestCase {
             try db.execute("UPDATE meta SET value = 'something-else' WHERE key = 'source_fingerprint'")
         }
         let result = try DatasetCache.ensureDefaultDataset(inputs: inputs, cacheDirectory: cache)
-        XCTAssertEqual(result.url, target)
-        XCTAssertNotNil(result.built, "rebuilt")
+        expectEqual(result.url, target)
+        expectNotNil(result.built, "rebuilt")
         let info = try DatasetInfo.read(path: target.path)
-        XCTAssertEqual(info.sourceFingerprint, fingerprint)
-        XCTAssertEqual(info.count(DatasetSchema.MetaKey.placeCount), 34 + 3321)
+        expectEqual(info.sourceFingerprint, fingerprint)
+        expectEqual(info.count(DatasetSchema.MetaKey.placeCount), 34 + 3321)
     }
 }
 

@@ -4,12 +4,13 @@ import EmbeddedFiles
 import Foundation
 import Platform
 import StableHashing
-import XCTest
+import TestExpectations
+import Testing
 
 /// The data embedded in the code (the `EmbedResources` plugin, unpacked by `EmbeddedFolder`) is
 /// the source tree's `Sources/DefaultData/Resources/data`, file for file and byte for byte.
-final class EmbeddedDataTests: XCTestCase {
-    func testTheUnpackedDataIsTheSourceTreesFolder() throws {
+@Suite final class EmbeddedDataTests {
+    @Test func testTheUnpackedDataIsTheSourceTreesFolder() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/DefaultData/Resources/data").standardizedFileURL
         func files(_ root: URL) -> [String: Data] {
@@ -24,27 +25,27 @@ final class EmbeddedDataTests: XCTestCase {
             return result
         }
         let expected = files(source), unpacked = files(DefaultData.directory)
-        XCTAssertGreaterThan(expected.count, 10)
-        XCTAssertEqual(Set(unpacked.keys), Set(expected.keys))
-        for (path, data) in expected { XCTAssertEqual(unpacked[path], data, path) }
-        XCTAssertFalse(DefaultData.directory.path.contains(".resources"), "not a resource bundle: \(DefaultData.directory.path)")
+        expectGreaterThan(expected.count, 10)
+        expectEqual(Set(unpacked.keys), Set(expected.keys))
+        for (path, data) in expected { expectEqual(unpacked[path], data, path) }
+        expectFalse(DefaultData.directory.path.contains(".resources"), "not a resource bundle: \(DefaultData.directory.path)")
     }
 
     /// The content hashes the plugin computed at build time are those of the embedded bytes, and
     /// the default dataset's fingerprint made with them is the one made by reading every input.
-    func testTheBuildTimeDigestsAreTheHashesOfTheEmbeddedBytes() throws {
+    @Test func testTheBuildTimeDigestsAreTheHashesOfTheEmbeddedBytes() throws {
         let inputs = DefaultData.inputFiles
         let digests = DefaultData.inputDigests
-        XCTAssertGreaterThan(inputs.count, 10)
+        expectGreaterThan(inputs.count, 10)
         for url in inputs {
-            let digest = try XCTUnwrap(digests[url.standardizedFileURL.path], url.path)
+            let digest = try unwrap(digests[url.standardizedFileURL.path], url.path)
             let data = try Data(contentsOf: url)
             var hash = FNV1a64()
             data.withUnsafeBytes { hash.update($0) }
-            XCTAssertEqual(digest.size, data.count, url.path)
-            XCTAssertEqual(digest.hash, hash.hex, url.path)
+            expectEqual(digest.size, data.count, url.path)
+            expectEqual(digest.hash, hash.hex, url.path)
         }
-        XCTAssertEqual(try DatasetFingerprint.compute(inputs: inputs, knownContents: digests), try DatasetFingerprint.compute(inputs: inputs))
+        expectEqual(try DatasetFingerprint.compute(inputs: inputs, knownContents: digests), try DatasetFingerprint.compute(inputs: inputs))
         // The inputs listed from the build-time table are the unpacked folder's files.
         var walked: [String] = []
         let walker = FileManager.default.enumerator(at: DefaultData.directory.standardizedFileURL, includingPropertiesForKeys: [.isRegularFileKey],
@@ -54,25 +55,25 @@ final class EmbeddedDataTests: XCTestCase {
                 walked.append(url.standardizedFileURL.path)
             }
         }
-        XCTAssertEqual(inputs.map(\.path), walked.sorted())
+        expectEqual(inputs.map(\.path), walked.sorted())
     }
 
     /// A file written after the folder's completion marker, or of another size, has no trusted
     /// digest (it is hashed instead).
-    func testAFileChangedAfterUnpackingLosesItsDigest() throws {
+    @Test func testAFileChangedAfterUnpackingLosesItsDigest() throws {
         let folder = try SharedDataset.scratch("unpacked-digests")
         let (a, b) = (folder.appendingPathComponent("a.csv"), folder.appendingPathComponent("b.csv"))
         try Data("one".utf8).write(to: a)
         try Data("two".utf8).write(to: b)
         try Data().write(to: folder.appendingPathComponent(".complete"))
         let digests: [String: (size: Int, hash: String)] = ["a.csv": (3, "aaaa"), "b.csv": (4, "bbbb"), "c.csv": (1, "cccc")]
-        XCTAssertEqual(Set(EmbeddedFolder.unchangedDigests(in: folder, digests).keys), [a.standardizedFileURL.path], "b has another size, c is missing")
-        let marker = try XCTUnwrap(FileStatus(path: folder.appendingPathComponent(".complete").path))
+        expectEqual(Set(EmbeddedFolder.unchangedDigests(in: folder, digests).keys), [a.standardizedFileURL.path], "b has another size, c is missing")
+        let marker = try unwrap(FileStatus(path: folder.appendingPathComponent(".complete").path))
         var attempts = 0
         repeat {
             try Data("uno".utf8).write(to: a)
             attempts += 1
         } while (FileStatus(path: a.path)?.changedNanoseconds ?? 0) <= marker.changedNanoseconds && attempts < 100_000
-        XCTAssertEqual(EmbeddedFolder.unchangedDigests(in: folder, digests).count, 0, "a was written after the marker")
+        expectEqual(EmbeddedFolder.unchangedDigests(in: folder, digests).count, 0, "a was written after the marker")
     }
 }

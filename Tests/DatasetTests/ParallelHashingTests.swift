@@ -1,12 +1,13 @@
 @testable import Dataset
 import Foundation
 import StableHashing
-import XCTest
+import TestExpectations
+import Testing
 
 /// The start-up hashes computed in parallel give what a plain sequential pass gives: the
 /// dataset seal (a CRC of two halves combined with `crc32_combine`) for files of every size
 /// around the split, and the input fingerprint (the cache file's name must not change).
-final class ParallelHashingTests: XCTestCase {
+@Suite final class ParallelHashingTests {
     /// Plain bitwise CRC-32 (IEEE, as zlib), independent of zlib.
     private static let crcTable: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
@@ -35,7 +36,7 @@ final class ParallelHashingTests: XCTestCase {
         return bytes
     }
 
-    func testTheSealIsTheCRCOfTheWholeFileForSizesAroundTheSplit() throws {
+    @Test func testTheSealIsTheCRCOfTheWholeFileForSizesAroundTheSplit() throws {
         let directory = try SharedDataset.scratch("crc")
         let split = 8 << 20
         for (n, size) in [100, 4097, split - 1, split, split + 1, split + 3, split + (1 << 20) + 7].enumerated() {
@@ -44,18 +45,18 @@ final class ParallelHashingTests: XCTestCase {
             try Data(bytes).write(to: url)
             try DatasetIntegrity.seal(path: url.path)
             let sealed = [UInt8](try Data(contentsOf: url))
-            XCTAssertEqual(sealed.count, size)
+            expectEqual(sealed.count, size)
             let recorded = sealed[60..<64].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             // What was hashed: the file with the magic written and bytes 60–63 as zero.
             bytes.replaceSubrange(68..<72, with: Array("VMSD".utf8))
             bytes.replaceSubrange(60..<64, with: [0, 0, 0, 0])
-            XCTAssertEqual(recorded, crc32(bytes), "size \(size)")
-            XCTAssertEqual(try DatasetIntegrity.verify(path: url.path), .intact, "size \(size)")
+            expectEqual(recorded, crc32(bytes), "size \(size)")
+            expectEqual(try DatasetIntegrity.verify(path: url.path), .intact, "size \(size)")
             // One flipped byte in the second half is found.
             var damaged = sealed
             damaged[size - 1] ^= 0x40
             try Data(damaged).write(to: url)
-            XCTAssertThrowsError(try DatasetIntegrity.verify(path: url.path), "size \(size)")
+            expectThrowsError(try DatasetIntegrity.verify(path: url.path), "size \(size)")
             try FileManager.default.removeItem(at: url)
         }
     }
@@ -68,7 +69,7 @@ final class ParallelHashingTests: XCTestCase {
         hash.update("schema \(DatasetSchema.schemaVersion)")
         hash.update("builder \(DatasetSchema.builderVersion)")
         for url in inputs {
-            let handle = try XCTUnwrap(FileHandle(forReadingAtPath: url.path))
+            let handle = try unwrap(FileHandle(forReadingAtPath: url.path))
             defer { try? handle.close() }
             var size = 0
             var content = FNV1a64()
@@ -83,7 +84,7 @@ final class ParallelHashingTests: XCTestCase {
         return hash.hex
     }
 
-    func testTheFingerprintIsTheSequentialOne() throws {
+    @Test func testTheFingerprintIsTheSequentialOne() throws {
         let directory = try SharedDataset.scratch("fingerprint")
         var inputs: [URL] = []
         for (n, size) in [0, 1, 7, 9, (1 << 20) + 5, (3 << 20) + 1].enumerated() {
@@ -91,9 +92,9 @@ final class ParallelHashingTests: XCTestCase {
             try Data(file(size: max(size, 16), seed: UInt64(40 + n)).prefix(size)).write(to: url)
             inputs.append(url)
         }
-        XCTAssertEqual(try DatasetFingerprint.compute(inputs: inputs), try sequentialFingerprint(inputs))
-        XCTAssertEqual(try DatasetFingerprint.compute(inputs: Array(inputs.reversed())), try sequentialFingerprint(inputs.reversed()))
-        XCTAssertNotEqual(try DatasetFingerprint.compute(inputs: inputs), try DatasetFingerprint.compute(inputs: Array(inputs.dropLast())))
-        XCTAssertThrowsError(try DatasetFingerprint.compute(inputs: inputs + [directory.appendingPathComponent("missing.csv")]))
+        expectEqual(try DatasetFingerprint.compute(inputs: inputs), try sequentialFingerprint(inputs))
+        expectEqual(try DatasetFingerprint.compute(inputs: Array(inputs.reversed())), try sequentialFingerprint(inputs.reversed()))
+        expectNotEqual(try DatasetFingerprint.compute(inputs: inputs), try DatasetFingerprint.compute(inputs: Array(inputs.dropLast())))
+        expectThrowsError(try DatasetFingerprint.compute(inputs: inputs + [directory.appendingPathComponent("missing.csv")]))
     }
 }

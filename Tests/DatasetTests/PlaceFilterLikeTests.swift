@@ -3,12 +3,13 @@ import Foundation
 import SeededRandom
 import SimTesting
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 
 /// ``PlaceFilter/like(_:_:)`` against SQLite's own `LIKE` (what the category filter was in SQL)
 /// on random patterns and texts: wildcards, commas, ASCII case, multi-byte letters.
-final class PlaceFilterLikeTests: XCTestCase {
-    func testRandomPatternsMatchAsSQLiteLikeDoes() throws {
+@Suite final class PlaceFilterLikeTests {
+    @Test func testRandomPatternsMatchAsSQLiteLikeDoes() throws {
         let db = try Database(path: ":memory:", mode: .create)
         let statement = try db.prepare("SELECT ? LIKE ?")
         let letters = ["a", "A", "b", "1", "-", ",", "é", "É", "đ", "Đ", "ệ"]
@@ -21,11 +22,11 @@ final class PlaceFilterLikeTests: XCTestCase {
             let pattern = random(letters + ["%", "_", "%", "_"], 7), text = random(letters, 9)
             statement.reset()
             _ = try statement.bind(.text(text), .text(pattern))
-            XCTAssertTrue(try statement.step())
+            expectTrue(try statement.step())
             let sqlite = statement.int(0) == 1
-            XCTAssertEqual(PlaceFilter.like(Array(pattern.utf8), Array(text.utf8)), sqlite, "'\(text)' LIKE '\(pattern)'")
+            expectEqual(PlaceFilter.like(Array(pattern.utf8), Array(text.utf8)), sqlite, "'\(text)' LIKE '\(pattern)'")
             if sqlite { matched += 1 }
         }
-        XCTAssertGreaterThan(matched, 100, "both outcomes are compared")
+        expectGreaterThan(matched, 100, "both outcomes are compared")
     }
 }

@@ -3,13 +3,14 @@ import DefaultData
 import Foundation
 import OSMReader
 import Routing
-import XCTest
+import TestExpectations
+import Testing
 
 /// The importer holds roads compactly (only the tags routing reads, identical tag sets shared,
 /// coordinates in arrays sorted by id, several files merged by id): the graph it builds is byte for
 /// byte the one built from every tag of every road way, read plainly.
-final class RoadNetworkSourceTests: XCTestCase {
-    func testCompactRoadsBuildTheGraphOfAllTags() throws {
+@Suite final class RoadNetworkSourceTests {
+    @Test func testCompactRoadsBuildTheGraphOfAllTags() throws {
         struct Plain: OSMHandler {
             var ways: [Int64: RoadWay] = [:]
             var coordinates: [Int64: (Double, Double)] = [:]
@@ -30,7 +31,7 @@ final class RoadNetworkSourceTests: XCTestCase {
         }
         // Two files: Q1/Q3 and Hoàn Kiếm (XML), merged.
         let files = DefaultData.inputFiles.filter { $0.pathExtension.lowercased() == "osm" }
-        XCTAssertEqual(files.count, 2)
+        expectEqual(files.count, 2)
         var plain = Plain()
         for file in files { try OSMReader.read(file, options: OSMReadOptions(kinds: .all, untaggedNodes: true), handler: &plain) }
         let ways = plain.ways.keys.sorted().compactMap { id -> RoadWay? in
@@ -44,11 +45,11 @@ final class RoadNetworkSourceTests: XCTestCase {
                                      restrictions: plain.restrictionOrder.flatMap { plain.restrictions[$0]! })
         let allTags = RoadGraphBuilder.build(input)
         let imported = try RoadGraphImport.graph(osmFiles: files)
-        XCTAssertGreaterThan(allTags.storage.edgeCount, 5_000)
-        XCTAssertEqual(imported.serialized(), allTags.serialized(), "the same graph, byte for byte")
+        expectGreaterThan(allTags.storage.edgeCount, 5_000)
+        expectEqual(imported.serialized(), allTags.serialized(), "the same graph, byte for byte")
 
         let kept = ways.map { RoadWay.routingTags($0.tags).count }.reduce(0, +)
-        XCTAssertLessThan(kept, ways.map(\.tags.count).reduce(0, +), "tags routing does not read are dropped")
-        XCTAssertTrue(ways.allSatisfy { RoadWay.routingTags($0.tags)["highway"] == $0.tags["highway"] })
+        expectLessThan(kept, ways.map(\.tags.count).reduce(0, +), "tags routing does not read are dropped")
+        expectTrue(ways.allSatisfy { RoadWay.routingTags($0.tags)["highway"] == $0.tags["highway"] })
     }
 }

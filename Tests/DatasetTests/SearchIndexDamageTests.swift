@@ -6,14 +6,15 @@ import Foundation
 import SeededRandom
 import SimTesting
 import SQLiteStore
-import XCTest
+import TestExpectations
+import Testing
 
 /// A damaged or hostile `search_index` blob either is refused by `decode` (a heap copy: every
 /// element checked) or, when its arrays
 /// still agree with each other (a changed coordinate, word or text byte), serves answers
 /// without trapping: every array of the blob is damaged in turn, and each index `decode`
 /// accepts is searched through ``PlaceSearch``.
-final class SearchIndexDamageTests: XCTestCase {
+@Suite final class SearchIndexDamageTests {
     /// Element sizes of the blob's arrays, in ``SearchIndex/serialized()``'s order.
     private static let elementSizes: [(name: String, size: Int)] = {
         var sizes: [(name: String, size: Int)] = [
@@ -126,13 +127,13 @@ final class SearchIndexDamageTests: XCTestCase {
         }
     }
 
-    func testABlobHasTheLayoutAbove() throws {
+    @Test func testABlobHasTheLayoutAbove() throws {
         let original = try Self.damaged.get().original
-        XCTAssertEqual(Self.arrays(of: original).last?.range.upperBound, original.count)
-        XCTAssertGreaterThan(try SearchIndex.decode(original).count, 3_000)
+        expectEqual(Self.arrays(of: original).last?.range.upperBound, original.count)
+        expectGreaterThan(try SearchIndex.decode(original).count, 3_000)
     }
 
-    func testADamagedIndexIsRefusedOrReadWithoutATrap() throws {
+    @Test func testADamagedIndexIsRefusedOrReadWithoutATrap() throws {
         let damaged = try Self.damaged.get()
         let count = try SearchIndex.decode(damaged.original).count
         // Each blob decoded and read on its own thread, two at a time (seconds of a debug build each
@@ -146,23 +147,23 @@ final class SearchIndexDamageTests: XCTestCase {
         for ((name, _), decodedCount) in zip(damaged.blobs, counts) {
             guard let decodedCount else { continue }
             accepted += 1
-            XCTAssertEqual(decodedCount, count, name)
+            expectEqual(decodedCount, count, name)
         }
         print("damaged index: \(accepted) of \(damaged.blobs.count) accepted and read")
-        XCTAssertLessThan(accepted, damaged.blobs.count - 20, "most damage is refused")
-        XCTAssertGreaterThan(accepted, 10, "damage that keeps the arrays consistent is read")
+        expectLessThan(accepted, damaged.blobs.count - 20, "most damage is refused")
+        expectGreaterThan(accepted, 10, "damage that keeps the arrays consistent is read")
     }
 
     /// The same through ``PlaceSearch`` as `serve` loads it: the blob written over the dataset's
     /// section and read in place (mapped: only its counts are checked).
-    func testADamagedStoredIndexIsSearchedWithoutATrap() throws {
+    @Test func testADamagedStoredIndexIsSearchedWithoutATrap() throws {
         let damaged = try Self.damaged.get()
         let original = try SearchIndex.decode(damaged.original)
         let keys = [0, 1, original.count / 2, original.count - 1].map { original.places.text($0, .key) }
         let texts = ["h", "hang bac", "phuong hoan kiem", "a b c d e f g h i j k l m", String(repeating: "đ", count: 64)]
         let foci: [Coordinate?] = [nil, Self.hoanKiem, Coordinate(lat: -90, lng: 180)]
-        let section = try XCTUnwrap(try FileSections.directory(path: damaged.path)[SearchIndex.sectionName])
-        let file = try XCTUnwrap(FileHandle(forUpdatingAtPath: damaged.path))
+        let section = try unwrap(try FileSections.directory(path: damaged.path)[SearchIndex.sectionName])
+        let file = try unwrap(FileHandle(forUpdatingAtPath: damaged.path))
         defer { try? file.close() }
         var searched = 0
         let decodes: [Bool] = concurrentMap(damaged.blobs.count) { (try? SearchIndex.decode(damaged.blobs[$0].bytes)) != nil }
@@ -177,6 +178,6 @@ final class SearchIndexDamageTests: XCTestCase {
                                                           layers: [.poi, .ward]))
             for key in keys { _ = try search.place(key: key) }
         }
-        XCTAssertGreaterThan(searched, 10)
+        expectGreaterThan(searched, 10)
     }
 }

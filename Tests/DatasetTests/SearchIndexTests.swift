@@ -5,11 +5,12 @@ import Routing
 @testable import Search
 import SQLiteStore
 import TextFolding
-import XCTest
+import TestExpectations
+import Testing
 
 /// The in-memory search index against the FTS5 tables it replaced, on the default dataset: the
 /// same rows, in the same order, for every kind of candidate statement search used to run.
-final class SearchIndexTests: XCTestCase {
+@Suite final class SearchIndexTests {
     static let foci = [Coordinate(lat: 10.7769, lng: 106.7009), Coordinate(lat: 21.0285, lng: 105.8542), Coordinate(lat: 10.7830, lng: 106.6870)]
 
     /// FTS5 rows of `expression` in `table` with an optional SQL filter, most important first.
@@ -46,22 +47,22 @@ final class SearchIndexTests: XCTestCase {
         return out.sorted { $0.joined(separator: " ") < $1.joined(separator: " ") }
     }
 
-    func testEveryWordStatementMatchesFTS5() throws {
+    @Test func testEveryWordStatementMatchesFTS5() throws {
         let db = try SharedDataset.open()
         let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
         let all = try queries()
-        XCTAssertGreaterThan(all.count, 700)
+        expectGreaterThan(all.count, 700)
         var compared = 0
         for words in all {
             for lastIsPrefix in [true, false] {
                 let expression = quoted(words, lastIsPrefix: lastIsPrefix)
                 // Every word in the name.
-                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: .name), limit: 40) { _ in true },
+                expectEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: .name), limit: 40) { _ in true },
                                try ftsRows(db, "place_name_fts", "{name} : (\(expression))"), "name: \(expression)")
                 // Every word in name or address; and any word.
-                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: [.name, .address]), limit: 40) { _ in true },
+                expectEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: lastIsPrefix, in: [.name, .address]), limit: 40) { _ in true },
                                try ftsRows(db, "place_fts", expression), "anywhere: \(expression)")
-                XCTAssertEqual(index.firstRows(anyOf: words.enumerated().map { i, w in
+                expectEqual(index.firstRows(anyOf: words.enumerated().map { i, w in
                     index.terms.match(Array(w.utf8), prefix: lastIsPrefix && i == words.count - 1, in: [.name, .address]) }, limit: 40) { _ in true },
                                try ftsRows(db, "place_fts", words.enumerated().map { i, w in lastIsPrefix && i == words.count - 1 ? "\"\(w)\"*" : "\"\(w)\"" }.joined(separator: " OR ")),
                                "any: \(expression)")
@@ -72,7 +73,7 @@ final class SearchIndexTests: XCTestCase {
                 let cells = SearchIndex.cells(around: focus)
                 let cellExpression = cells.map { "\"xq\($0)\"" }.joined(separator: " OR ")
                 let expression = quoted(words, lastIsPrefix: true)
-                XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .kind]) + [.cells(cells)], limit: 40) { _ in true },
+                expectEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .kind]) + [.cells(cells)], limit: 40) { _ in true },
                                try ftsRows(db, "place_name_fts", "{name kind} : (\(expression)) AND {cell} : (\(cellExpression))"),
                                "near \(focus): \(expression)")
                 compared += 1
@@ -81,7 +82,7 @@ final class SearchIndexTests: XCTestCase {
         print("compared \(compared) statements")
     }
 
-    func testFiltersMeanWhatTheSQLMeant() throws {
+    @Test func testFiltersMeanWhatTheSQLMeant() throws {
         let db = try SharedDataset.open()
         let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
         let center = Self.foci[0]
@@ -108,87 +109,87 @@ final class SearchIndexTests: XCTestCase {
                 let expression = quoted(words, lastIsPrefix: true)
                 let expected = try ftsRows(db, "place_fts", expression, filter: sql)
                 for shared in [nil, marks, marks] {
-                    XCTAssertEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .address]), limit: 40, marks: shared) {
+                    expectEqual(index.firstRows(allOf: conditions(index, words, lastIsPrefix: true, in: [.name, .address]), limit: 40, marks: shared) {
                         filter.accepts($0, in: index.places) }, expected, "\(sql): \(expression)")
                 }
             }
         }
     }
 
-    func testRecordsAndKeysAreThoseOfThePlaceTable() throws {
+    @Test func testRecordsAndKeysAreThoseOfThePlaceTable() throws {
         let db = try SharedDataset.open()
         let index = try SearchIndex.load(path: try SharedDataset.get().url.path, database: db)
-        XCTAssertEqual(index.count, try db.scalarInt("SELECT count(*) FROM place"))
+        expectEqual(index.count, try db.scalarInt("SELECT count(*) FROM place"))
         let statement = try db.prepare("SELECT id, key, name, hs_num, street, categories, lat, lng, importance, new_ward, old_district, alias_key, address_key, name_key, kind_key FROM place WHERE id % 97 = 1 OR (kind = 1 AND street != '')")
         var checked = 0
         while try statement.step() {
             let row = statement.int(0) - 1
             let record = index.places.record(row)
-            XCTAssertEqual(record.key, statement.text(1))
-            XCTAssertEqual(record.name, statement.text(2))
-            XCTAssertEqual(record.houseNumber, statement.text(3))
-            XCTAssertEqual(record.street, statement.text(4))
-            XCTAssertEqual(record.categories.joined(separator: ","), statement.text(5))
-            XCTAssertEqual(record.coordinate, Coordinate(lat: statement.double(6), lng: statement.double(7)))
-            XCTAssertEqual(record.importance, statement.double(8))
-            XCTAssertEqual(record.newWard, statement.int(9))
-            XCTAssertEqual(record.oldDistrict, statement.int(10))
-            XCTAssertEqual(index.places.text(row, .aliasKey), statement.text(11))
-            XCTAssertEqual(index.places.addressKey(row), statement.text(12), "the address rebuilt from street and group")
-            XCTAssertEqual(index.places.text(row, .nameKey), statement.text(13))
-            XCTAssertEqual(index.places.text(row, .kindKey), statement.text(14))
-            XCTAssertEqual(index.places.row(key: record.key), row)
+            expectEqual(record.key, statement.text(1))
+            expectEqual(record.name, statement.text(2))
+            expectEqual(record.houseNumber, statement.text(3))
+            expectEqual(record.street, statement.text(4))
+            expectEqual(record.categories.joined(separator: ","), statement.text(5))
+            expectEqual(record.coordinate, Coordinate(lat: statement.double(6), lng: statement.double(7)))
+            expectEqual(record.importance, statement.double(8))
+            expectEqual(record.newWard, statement.int(9))
+            expectEqual(record.oldDistrict, statement.int(10))
+            expectEqual(index.places.text(row, .aliasKey), statement.text(11))
+            expectEqual(index.places.addressKey(row), statement.text(12), "the address rebuilt from street and group")
+            expectEqual(index.places.text(row, .nameKey), statement.text(13))
+            expectEqual(index.places.text(row, .kindKey), statement.text(14))
+            expectEqual(index.places.row(key: record.key), row)
             checked += 1
         }
-        XCTAssertGreaterThan(checked, 3_000)
-        XCTAssertNil(index.places.row(key: "poi:node/0"))
-        XCTAssertNil(index.places.row(key: ""))
+        expectGreaterThan(checked, 3_000)
+        expectNil(index.places.row(key: "poi:node/0"))
+        expectNil(index.places.row(key: ""))
     }
 
     /// `serve`'s index is the dataset's section mapped and read in place; it answers exactly as
     /// a heap copy of the same bytes.
-    func testTheStoredIndexIsReadInPlaceAndAnswersAsACopy() throws {
+    @Test func testTheStoredIndexIsReadInPlaceAndAnswersAsACopy() throws {
         let path = try SharedDataset.get().url.path
         let mapped = try SearchIndex.load(path: path, database: try SharedDataset.open())
         let copy = try SearchIndex.decode(mapped.serialized())
         for array in [mapped.places.arena.isMapped, mapped.terms.postings.isMapped, mapped.typos.wordBytes.isMapped,
                       mapped.reverseGrid.cellRows.isMapped] {
-            XCTAssertTrue(array)
+            expectTrue(array)
         }
-        XCTAssertFalse(copy.places.arena.isMapped)
+        expectFalse(copy.places.arena.isMapped)
         var compared = 0
         for prefix in ["a", "b", "ca", "nha", "ph", "ng", "ben", "tr", "1", "q"] {
             let match = mapped.terms.match(Array(prefix.utf8), prefix: true, in: [.name, .address])
-            XCTAssertEqual(mapped.terms.postingCount(match), copy.terms.postingCount(match), prefix)
+            expectEqual(mapped.terms.postingCount(match), copy.terms.postingCount(match), prefix)
             let first = mapped.firstRows(allOf: [.words(match)], limit: 50) { _ in true }
-            XCTAssertEqual(first, copy.firstRows(allOf: [.words(match)], limit: 50) { _ in true }, prefix)
-            XCTAssertEqual(first.map { mapped.places.record($0).name }, first.map { copy.places.record($0).name })
+            expectEqual(first, copy.firstRows(allOf: [.words(match)], limit: 50) { _ in true }, prefix)
+            expectEqual(first.map { mapped.places.record($0).name }, first.map { copy.places.record($0).name })
             compared += first.count
         }
-        XCTAssertGreaterThan(compared, 300)
+        expectGreaterThan(compared, 300)
         let point = Coordinate(lat: 21.0285, lng: 105.8542)
         let near = ReverseGeocoder(index: mapped, mapping: try AdminMapping(database: try SharedDataset.open())).reverse(ReverseQuery(point: point))
-        XCTAssertFalse(near.isEmpty)
-        XCTAssertEqual(near.map(\.newPlace?.key),
+        expectFalse(near.isEmpty)
+        expectEqual(near.map(\.newPlace?.key),
                        ReverseGeocoder(index: copy, mapping: try AdminMapping(database: try SharedDataset.open()))
                         .reverse(ReverseQuery(point: point)).map(\.newPlace?.key))
-        XCTAssertEqual(mapped.typos.corrections(of: "thnah", limit: 4), copy.typos.corrections(of: "thnah", limit: 4))
-        XCTAssertFalse(mapped.typos.corrections(of: "thnah", limit: 4).isEmpty)
+        expectEqual(mapped.typos.corrections(of: "thnah", limit: 4), copy.typos.corrections(of: "thnah", limit: 4))
+        expectFalse(mapped.typos.corrections(of: "thnah", limit: 4).isEmpty)
     }
 
-    func testTheStoredIndexRoundTripsAndADamagedOneIsRefused() throws {
+    @Test func testTheStoredIndexRoundTripsAndADamagedOneIsRefused() throws {
         let path = try SharedDataset.get().url.path
         let index = try SearchIndex.load(path: path, database: try SharedDataset.open())
         let bytes = index.serialized()
-        XCTAssertEqual(try SearchIndex.decode(bytes).serialized(), bytes)
+        expectEqual(try SearchIndex.decode(bytes).serialized(), bytes)
         let sections = try FileSections.directory(path: path)
-        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))[sections[SearchIndex.sectionName]!]), bytes,
+        expectEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path))[sections[SearchIndex.sectionName]!]), bytes,
                        "the stored section is what the index serializes to")
         // The road graph shares the blob format (`ArrayBlob`): the stored one reads and writes back byte for byte.
-        let stored = Array(try Data(contentsOf: URL(fileURLWithPath: path))[try XCTUnwrap(sections[RoadGraph.sectionName])])
-        XCTAssertGreaterThan(stored.count, 100_000)
-        XCTAssertEqual(try RoadGraph(serialized: stored).serialized(), stored)
-        XCTAssertThrowsError(try RoadGraph(serialized: Array(stored.dropLast(3))))
+        let stored = Array(try Data(contentsOf: URL(fileURLWithPath: path))[try unwrap(sections[RoadGraph.sectionName])])
+        expectGreaterThan(stored.count, 100_000)
+        expectEqual(try RoadGraph(serialized: stored).serialized(), stored)
+        expectThrowsError(try RoadGraph(serialized: Array(stored.dropLast(3))))
         // Cut short, wrong magic, wrong version, a count pointing past the end, a row number out of range.
         var damaged: [[UInt8]] = [Array(bytes.prefix(bytes.count / 2)), Array(bytes.dropLast()), [], Array("VMSY".utf8) + bytes.dropFirst(4)]
         var version = bytes
@@ -206,19 +207,19 @@ final class SearchIndexTests: XCTestCase {
         }
         for (n, blob) in damaged.enumerated() {
             // A flip inside text or coordinates can still be a consistent index; it must never crash.
-            if n < 6 { XCTAssertThrowsError(try SearchIndex.decode(blob), "damage \(n)") } else { _ = try? SearchIndex.decode(blob) }
+            if n < 6 { expectThrowsError(try SearchIndex.decode(blob), "damage \(n)") } else { _ = try? SearchIndex.decode(blob) }
         }
     }
 
-    func testLikeFollowsSQLite() throws {
+    @Test func testLikeFollowsSQLite() throws {
         let db = try SharedDataset.open()
         let cases = [("%,a_c,%", ",x,abc,y,"), ("%,a_c,%", ",x,ac,y,"), ("%,ABC,%", ",abc,"), ("%,é,%", ",É,"), ("%,_,%", ",đ,"),
                      ("%,1002-1,%", ",1002-1,"), ("%,1002-1,%", ",1002-10,"), ("%%", ""), ("%,%,%", ",,"), ("a%b%c", "aXbYc"), ("a%b%c", "acb")]
         for (pattern, text) in cases {
             let statement = try db.prepare("SELECT ? LIKE ?")
             try statement.bind(.text(text), .text(pattern))
-            XCTAssertTrue(try statement.step())
-            XCTAssertEqual(PlaceFilter.like(Array(pattern.utf8), Array(text.utf8)), statement.int(0) == 1, "\(text) LIKE \(pattern)")
+            expectTrue(try statement.step())
+            expectEqual(PlaceFilter.like(Array(pattern.utf8), Array(text.utf8)), statement.int(0) == 1, "\(text) LIKE \(pattern)")
         }
     }
 }

@@ -3,12 +3,13 @@ import Foundation
 @testable import Search
 import SQLiteStore
 import TextFolding
-import XCTest
+import TestExpectations
+import Testing
 
 /// City-scale ranking rules (docs/search.md, "Ranking"), on the default dataset through the
 /// Search API. Every expectation is computed from the dataset's `place` table — which places are
 /// of a kind, which share a name, which names differ only in accents — never written down.
-final class SearchRankingTests: XCTestCase {
+@Suite final class SearchRankingTests {
     struct Place {
         let row: Int
         let name: String
@@ -49,7 +50,7 @@ final class SearchRankingTests: XCTestCase {
         Coordinate(lat: point.lat + meters / 157_000, lng: point.lng + meters / 157_000)
     }
 
-    func testACategoryWordAnswersTheNearestPlacesOfThatKind() throws {
+    @Test func testACategoryWordAnswersTheNearestPlacesOfThatKind() throws {
         let (_, places) = try fixture()
         for (text, code) in [("cà phê", "1003"), ("ca phe", "1003"), ("atm", "3002"), ("nhà thuốc", "4003"), ("cây xăng", "9001"),
                              ("benh vien", "4001"), ("ngân hàng", "3001"), ("khach san", "2001")] {
@@ -60,18 +61,18 @@ final class SearchRankingTests: XCTestCase {
                     .map { ($0, focus.distance(to: $0.point)) }.sorted { $0.1 < $1.1 }
                 guard kind.count >= 3, kind[2].1 < 2_000 else { continue }
                 let results = try search(text, focus: focus)
-                let first = try XCTUnwrap(results.first, text)
-                XCTAssertTrue(kind.prefix(3).contains { $0.0.row == Int(first.place.id - 1) } || (first.distanceMeters ?? .infinity) <= kind[0].1 + 1,
+                let first = try unwrap(results.first, text)
+                expectTrue(kind.prefix(3).contains { $0.0.row == Int(first.place.id - 1) } || (first.distanceMeters ?? .infinity) <= kind[0].1 + 1,
                               "\(text) at \(focus): \(first.place.name) at \(Int(first.distanceMeters ?? -1)) m; nearest of the kind \(kind[0].0.name) at \(Int(kind[0].1)) m")
                 // The answer's codes say what it is, and the first three are nearest first.
-                XCTAssertTrue(results.prefix(3).allSatisfy { $0.place.categories.contains(code) }, "\(text): \(results.prefix(3).map { ($0.place.name, $0.place.categories) })")
+                expectTrue(results.prefix(3).allSatisfy { $0.place.categories.contains(code) }, "\(text): \(results.prefix(3).map { ($0.place.name, $0.place.categories) })")
                 let distances = results.prefix(3).compactMap(\.distanceMeters)
-                XCTAssertEqual(distances, distances.sorted(), text)
+                expectEqual(distances, distances.sorted(), text)
             }
         }
     }
 
-    func testANameThatBeginsWithTheTypedWordComesBeforeOneHoldingItLater() throws {
+    @Test func testANameThatBeginsWithTheTypedWordComesBeforeOneHoldingItLater() throws {
         let (_, places) = try fixture()
         let pois = places.filter { $0.kind == 1 }
         let kindWords = Set(places.flatMap { $0.kindKey.split(separator: " ").map(String.init) })
@@ -93,14 +94,14 @@ final class SearchRankingTests: XCTestCase {
             let later = (laterWordOf[word] ?? []).filter { !begins($0, with: word) }
             guard let top = beginning.map(\.importance).max(), later.contains(where: { $0.importance > top }) else { continue }
             checked += 1
-            let first = try XCTUnwrap(try search(word, focus: nil).first, word)
+            let first = try unwrap(try search(word, focus: nil).first, word)
             let row = places[Int(first.place.id) - 1]
-            XCTAssertFalse(later.contains { $0.row == row.row }, "\(word): \(first.place.name) (holds it later) before \(beginning.map(\.name).prefix(3))")
+            expectFalse(later.contains { $0.row == row.row }, "\(word): \(first.place.name) (holds it later) before \(beginning.map(\.name).prefix(3))")
         }
-        XCTAssertGreaterThanOrEqual(checked, 3, "too few words to check")
+        expectGreaterThanOrEqual(checked, 3, "too few words to check")
     }
 
-    func testAWordThatOnlyBeginsAKindPhraseIsReadAsAName() throws {
+    @Test func testAWordThatOnlyBeginsAKindPhraseIsReadAsAName() throws {
         let (_, places) = try fixture()
         let phrases = Set(CategoryWords.phrases)
         // First words of two-word phrases that are no phrase themselves ("nha" of "nha hang", "phong"
@@ -115,21 +116,21 @@ final class SearchRankingTests: XCTestCase {
                 let named = (poisByFirstWord[word] ?? []).filter { focus.distance(to: $0.point) < 3_000 }
                 guard !named.isEmpty else { continue }
                 checked += 1
-                let first = try XCTUnwrap(try search(word, focus: focus).first, word)
+                let first = try unwrap(try search(word, focus: focus).first, word)
                 // ("quan" is also Quận, the district: a unit reading is a reading by name too.)
                 if places[Int(first.place.id) - 1].kind == 0 || first.place.categories.contains("9301") { continue }
                 // A name holding the word, not a place that is merely of a kind whose phrase starts so.
-                XCTAssertTrue(TextFolding.fold(first.place.name).split(separator: " ").contains { $0.hasPrefix(word) },
+                expectTrue(TextFolding.fold(first.place.name).split(separator: " ").contains { $0.hasPrefix(word) },
                               "\(word) at \(focus): \(first.place.name) (\(first.place.categories)); named so nearby: \(named.prefix(3).map(\.name))")
             }
         }
-        XCTAssertGreaterThanOrEqual(checked, 5, "too few words to check")
+        expectGreaterThanOrEqual(checked, 5, "too few words to check")
         // The whole phrase still asks for the kind.
         let clinics = try search("phòng khám", focus: Self.foci[0])
-        XCTAssertTrue(clinics.prefix(3).allSatisfy { places[Int($0.place.id) - 1].kindKey.contains("phong kham") }, "\(clinics.prefix(3).map(\.place.name))")
+        expectTrue(clinics.prefix(3).allSatisfy { places[Int($0.place.id) - 1].kindKey.contains("phong kham") }, "\(clinics.prefix(3).map(\.place.name))")
     }
 
-    func testANameTypedFromItsStartIsFoundAmongThousandsSharingItsFirstWord() throws {
+    @Test func testANameTypedFromItsStartIsFoundAmongThousandsSharingItsFirstWord() throws {
         let (_, places) = try fixture()
         func lower(_ text: String) -> String { text.lowercased().precomposedStringWithCanonicalMapping }
         var byFirstWord: [String: Int] = [:]
@@ -155,16 +156,16 @@ final class SearchRankingTests: XCTestCase {
             guard sharing.count <= 3, !places.contains(where: { $0.nameKey == typedKey }) else { continue }
             checked += 1
             let results = try search(typed, focus: beside(place.point, 300))
-            XCTAssertTrue(results.prefix(3).contains { TextFolding.fold($0.place.name) == place.nameKey }, "\(typed) → \(place.name): \(results.prefix(3).map(\.place.name))")
+            expectTrue(results.prefix(3).contains { TextFolding.fold($0.place.name) == place.nameKey }, "\(typed) → \(place.name): \(results.prefix(3).map(\.place.name))")
         }
-        XCTAssertGreaterThanOrEqual(checked, 10, "too few names to check")
+        expectGreaterThanOrEqual(checked, 10, "too few names to check")
     }
 
     /// While a word is typed, how much of a name is left says nothing of whether it is the one wanted
     /// (issue #37 item 7): a long name beginning with the typed text near the focus comes before an
     /// equally important two-word name beginning so far away, which "is" the text only once its last
     /// word is finished.
-    func testAShortNameBeginningWithTheTypedTextIsNotPreferredForItsLength() throws {
+    @Test func testAShortNameBeginningWithTheTypedTextIsNotPreferredForItsLength() throws {
         let (_, places) = try fixture()
         let pois = places.filter { $0.kind == 1 && $0.aliasKey.isEmpty }
         // Typed: the first word and two letters of the second (folded: the tone rule says nothing).
@@ -186,15 +187,15 @@ final class SearchRankingTests: XCTestCase {
             checked += 1
             let rows = try search(text, focus: focus).map { Int($0.place.id) - 1 }
             let longAt = rows.firstIndex(of: long.row) ?? .max, shortAt = rows.firstIndex(of: short.row) ?? .max
-            XCTAssertLessThan(longAt, shortAt, "\(text): \(long.name) (200 m) after \(short.name) (\(Int(focus.distance(to: short.point))) m)")
+            expectLessThan(longAt, shortAt, "\(text): \(long.name) (200 m) after \(short.name) (\(Int(focus.distance(to: short.point))) m)")
         }
-        XCTAssertGreaterThanOrEqual(checked, 3, "too few name pairs to check")
+        expectGreaterThanOrEqual(checked, 3, "too few name pairs to check")
     }
 
     /// A ward or commune more than 100 km from the focus, or in another province (than the nearest
     /// answer within 5 km), ranks below *every* place near the focus holding the typed words, not
     /// only below the best one.
-    func testAFarWardRanksBelowEveryNearPlaceHoldingTheWords() throws {
+    @Test func testAFarWardRanksBelowEveryNearPlaceHoldingTheWords() throws {
         let (_, places) = try fixture()
         let wards = places.filter { $0.kind == 0 && $0.nameKey.hasPrefix("xa ") && $0.nameKey.split(separator: " ").count == 3 }
         let focus = Self.foci[0]
@@ -219,14 +220,14 @@ final class SearchRankingTests: XCTestCase {
             let near = results.indices.filter { places[Int(results[$0].place.id) - 1].kind != 0 && (results[$0].distanceMeters ?? .infinity) < 60_000 && holds(results[$0]) }
             guard let firstFar = far.first, let lastNear = near.last, near.count >= 2 else { continue }
             checked += 1
-            XCTAssertGreaterThan(firstFar, lastNear, "\(text): \(results.map { "\($0.place.name) \(Int(($0.distanceMeters ?? 0) / 1000)) km" })")
+            expectGreaterThan(firstFar, lastNear, "\(text): \(results.map { "\($0.place.name) \(Int(($0.distanceMeters ?? 0) / 1000)) km" })")
         }
-        XCTAssertGreaterThanOrEqual(checked, 3, "too few texts to check")
+        expectGreaterThanOrEqual(checked, 3, "too few texts to check")
     }
 
     /// A name whose accents contradict those typed does not begin with what was typed: the word typed
     /// with its accents ("Quán", "Điểm") answers a nearby name beginning so, not "Quận 1" or "Diễm".
-    func testANameWithOtherAccentsDoesNotBeginWithWhatWasTyped() throws {
+    @Test func testANameWithOtherAccentsDoesNotBeginWithWhatWasTyped() throws {
         let (_, places) = try fixture()
         func firstWord(_ name: String) -> String? { TextFolding.accentedWords(name).first }
         // First words of POI names that other names begin with under other accents (folding alike).
@@ -242,29 +243,29 @@ final class SearchRankingTests: XCTestCase {
                 let typed = String(place.name.split(separator: " ")[0])
                 guard TextFolding.accentedWords(typed) == [word] else { continue }
                 checked += 1
-                let first = try XCTUnwrap(try search(typed, focus: beside(place.point, 300)).first, typed)
+                let first = try unwrap(try search(typed, focus: beside(place.point, 300)).first, typed)
                 // (A place of the kind the word names, or one holding it later, may come first; not one
                 // beginning with the word under other accents.)
                 let begins = firstWord(first.place.name).map { TextFolding.fold($0) == key } ?? false
-                XCTAssertFalse(begins && firstWord(first.place.name) != word, "\(typed) → \(first.place.name)")
+                expectFalse(begins && firstWord(first.place.name) != word, "\(typed) → \(first.place.name)")
             }
         }
-        XCTAssertGreaterThanOrEqual(checked, 5, "too few words to check")
+        expectGreaterThanOrEqual(checked, 5, "too few words to check")
     }
 
-    func testAnAlleyHouseNumberIsNotReadAsADistrict() {
-        for text in ["22/1", "97/2b", " 153/12 "] { XCTAssertTrue(QueryReader.endsInHouseNumber(text), text) }
-        for text in ["22 1", "le loi/1", "22/1 le loi", "22/", "/1"] { XCTAssertFalse(QueryReader.endsInHouseNumber(text), text) }
+    @Test func testAnAlleyHouseNumberIsNotReadAsADistrict() {
+        for text in ["22/1", "97/2b", " 153/12 "] { expectTrue(QueryReader.endsInHouseNumber(text), text) }
+        for text in ["22 1", "le loi/1", "22/1 le loi", "22/", "/1"] { expectFalse(QueryReader.endsInHouseNumber(text), text) }
     }
 
-    func testOtherTagsMakeAPlaceOfTheirKindToo() {
-        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "restaurant", "cuisine": "vietnamese;coffee_shop"]), ["amenity=cafe"])
-        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "bank", "atm": "yes"]), ["amenity=atm"])
-        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "clinic", "healthcare": "pharmacy"]), ["amenity=pharmacy"])
-        XCTAssertEqual(CategoryWords.impliedCategories(["amenity": "bank"]), [])
+    @Test func testOtherTagsMakeAPlaceOfTheirKindToo() {
+        expectEqual(CategoryWords.impliedCategories(["amenity": "restaurant", "cuisine": "vietnamese;coffee_shop"]), ["amenity=cafe"])
+        expectEqual(CategoryWords.impliedCategories(["amenity": "bank", "atm": "yes"]), ["amenity=atm"])
+        expectEqual(CategoryWords.impliedCategories(["amenity": "clinic", "healthcare": "pharmacy"]), ["amenity=pharmacy"])
+        expectEqual(CategoryWords.impliedCategories(["amenity": "bank"]), [])
     }
 
-    func testTheNearestOfOneNameComesFirstWhateverItsSpacing() throws {
+    @Test func testTheNearestOfOneNameComesFirstWhateverItsSpacing() throws {
         let (_, places) = try fixture()
         // Names held by several POIs (a chain), grouped with the spaces taken out ("co op mart" = "coopmart").
         // (Of one kind of place — same first two digits of the code — and not a name that is only kind
@@ -275,7 +276,7 @@ final class SearchRankingTests: XCTestCase {
             chains[p.nameKey.replacingOccurrences(of: " ", with: "") + "|" + String((p.categories.first ?? "").prefix(2)), default: []].append(p)
         }
         let groups = chains.filter { $0.value.count >= 3 }.sorted { $0.key < $1.key }
-        XCTAssertGreaterThan(groups.count, 5)
+        expectGreaterThan(groups.count, 5)
         var checked = 0, spellings = 0
         for (key, members) in groups.prefix(40) {
             // The focus 30 m from one member, asked by another member's spelling.
@@ -284,16 +285,16 @@ final class SearchRankingTests: XCTestCase {
             let nearest = members.map { focus.distance(to: $0.point) }.min()!
             let asked = members.first { $0.nameKey != target.nameKey }?.name ?? target.name
             if TextFolding.fold(asked) != target.nameKey { spellings += 1 }
-            let first = try XCTUnwrap(try search(asked, focus: focus).first, asked)
-            XCTAssertEqual(TextFolding.fold(first.place.name).replacingOccurrences(of: " ", with: ""), String(key.split(separator: "|")[0]), asked)
-            XCTAssertLessThanOrEqual(first.distanceMeters ?? .infinity, nearest + 1, "\(asked): \(first.place.name) at \(first.distanceMeters ?? -1) m, nearest \(nearest) m")
+            let first = try unwrap(try search(asked, focus: focus).first, asked)
+            expectEqual(TextFolding.fold(first.place.name).replacingOccurrences(of: " ", with: ""), String(key.split(separator: "|")[0]), asked)
+            expectLessThanOrEqual(first.distanceMeters ?? .infinity, nearest + 1, "\(asked): \(first.place.name) at \(first.distanceMeters ?? -1) m, nearest \(nearest) m")
             checked += 1
         }
-        XCTAssertGreaterThan(checked, 5)
-        XCTAssertGreaterThan(spellings, 0, "no chain spelled two ways in the data")
+        expectGreaterThan(checked, 5)
+        expectGreaterThan(spellings, 0, "no chain spelled two ways in the data")
     }
 
-    func testAbbreviationsAreReadBothWays() throws {
+    @Test func testAbbreviationsAreReadBothWays() throws {
         let (_, places) = try fixture()
         var counts: [String: Int] = [:]
         for p in places { counts[p.nameKey, default: 0] += 1 }
@@ -304,14 +305,14 @@ final class SearchRankingTests: XCTestCase {
                 guard let place = places.first(where: { p in p.kind == 1 && counts[p.nameKey] == 1 && (" " + p.nameKey + " ").contains(" \(holds) ") && p.nameKey.split(separator: " ").count <= 8 }) else { continue }
                 let text = (" " + place.nameKey + " ").replacingOccurrences(of: " \(replaceBy) ", with: " \(with) ").trimmingCharacters(in: .whitespaces)
                 let results = try search(text, focus: beside(place.point, 2_000), limit: 3)
-                XCTAssertTrue(results.contains { $0.place.id - 1 == Int64(place.row) }, "\(text) → \(results.map(\.place.name)); wanted \(place.name)")
+                expectTrue(results.contains { $0.place.id - 1 == Int64(place.row) }, "\(text) → \(results.map(\.place.name)); wanted \(place.name)")
                 checked += 1
             }
         }
-        XCTAssertGreaterThan(checked, 4)
+        expectGreaterThan(checked, 4)
     }
 
-    func testATypoInTheFirstWordStillFindsThePlace() throws {
+    @Test func testATypoInTheFirstWordStillFindsThePlace() throws {
         let (_, places) = try fixture()
         var counts: [String: Int] = [:]
         for p in places { counts[p.nameKey, default: 0] += 1 }
@@ -320,7 +321,7 @@ final class SearchRankingTests: XCTestCase {
             let words = p.nameKey.split(separator: " ")
             return p.kind == 1 && counts[p.nameKey] == 1 && words.count >= 2 && words.count <= 5 && words[0].count >= 5 && words[0].allSatisfy(\.isLetter)
         }
-        XCTAssertGreaterThan(eligible.count, 40)
+        expectGreaterThan(eligible.count, 40)
         var found = 0, total = 0
         for _ in 0..<30 {
             let place = eligible[Int(rng.next() % UInt64(eligible.count))]
@@ -337,29 +338,29 @@ final class SearchRankingTests: XCTestCase {
             // No junk: the first answer holds one of the words as typed or one edit away.
             for r in results.prefix(1) {
                 let answer = Set(TextFolding.tokens(r.place.name).map(String.init))
-                XCTAssertTrue(words.contains { w in answer.contains { $0 == w || $0.hasPrefix(w) || TypoVocabulary.isOneEdit(w, $0) } },
+                expectTrue(words.contains { w in answer.contains { $0 == w || $0.hasPrefix(w) || TypoVocabulary.isOneEdit(w, $0) } },
                               "\(text) → \(r.place.name)")
             }
         }
-        XCTAssertGreaterThanOrEqual(Double(found), 0.8 * Double(total), "\(found) of \(total) first-word typos found in the top 3")
+        expectGreaterThanOrEqual(Double(found), 0.8 * Double(total), "\(found) of \(total) first-word typos found in the top 3")
     }
 
-    func testAccentsTypedKeepApartNamesFoldingMerges() throws {
+    @Test func testAccentsTypedKeepApartNamesFoldingMerges() throws {
         let (_, places) = try fixture()
         // Streets whose names fold alike but are accented differently ("Phạm Văn …" / "Phạm Vấn").
         var byKey: [String: [Place]] = [:]
         for p in places where p.kind == 2 { byKey[p.nameKey, default: []].append(p) }
         let pairs = byKey.filter { Set($0.value.map { TextFolding.accentedWords($0.name) }).count > 1 }.sorted { $0.key < $1.key }
-        XCTAssertGreaterThan(pairs.count, 0, "no tone-distinct street names in the data")
+        expectGreaterThan(pairs.count, 0, "no tone-distinct street names in the data")
         for (key, streets) in pairs.prefix(20) {
             for street in Dictionary(grouping: streets, by: { TextFolding.accentedWords($0.name) }).values.map({ $0[0] }) {
                 let focus = beside(street.point, 500)
-                let first = try XCTUnwrap(try search(street.name, focus: focus).first, street.name)
-                XCTAssertEqual(TextFolding.accentedWords(first.place.name), TextFolding.accentedWords(street.name), "\(street.name) → \(first.place.name)")
+                let first = try unwrap(try search(street.name, focus: focus).first, street.name)
+                expectEqual(TextFolding.accentedWords(first.place.name), TextFolding.accentedWords(street.name), "\(street.name) → \(first.place.name)")
             }
             // Without accents either spelling is the exact street, before longer names.
-            let first = try XCTUnwrap(try search(key, focus: beside(streets[0].point, 500)).first, key)
-            XCTAssertEqual(TextFolding.fold(first.place.name), key)
+            let first = try unwrap(try search(key, focus: beside(streets[0].point, 500)).first, key)
+            expectEqual(TextFolding.fold(first.place.name), key)
         }
     }
 }

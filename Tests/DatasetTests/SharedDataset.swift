@@ -2,7 +2,9 @@ import Dataset
 import DefaultData
 import Foundation
 import SQLiteStore
-import XCTest
+import SimTesting
+import TestExpectations
+import Testing
 
 /// The default dataset, built once per test run into a temporary directory and shared by
 /// every test that only reads it.
@@ -12,11 +14,11 @@ enum SharedDataset {
         let report: DatasetBuildReport
     }
 
-    /// Per-run directory for every file the tests write; removed when the test bundle finishes.
+    /// Per-run directory for every file the tests write; removed when the test process exits.
     static let directory: URL = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vietmap-sim-dataset-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        XCTestObservationCenter.shared.addTestObserver(Cleanup(directory: directory))
+        RemovalAtExit.add(directory)
         return directory
     }()
 
@@ -25,13 +27,6 @@ enum SharedDataset {
         let url = directory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
-    }
-
-    private final class Cleanup: NSObject, XCTestObservation, @unchecked Sendable {
-        // @unchecked: immutable after init.
-        let directory: URL
-        init(directory: URL) { self.directory = directory }
-        func testBundleDidFinish(_ testBundle: Bundle) { try? FileManager.default.removeItem(at: directory) }
     }
 
     static let built: Result<Built, any Error> = {

@@ -1,16 +1,17 @@
 @testable import Dataset
 import DefaultData
 import Foundation
-import XCTest
+import TestExpectations
+import Testing
 
 /// The 2025 ward of a point is found through a grid of ward bboxes: the same ward as testing every
 /// ward of Vietnam, for points over the whole country, on bbox edges and outside every ward.
-final class WardLookupTests: XCTestCase {
-    func testTheGridFindsTheWardEveryWardWouldGive() throws {
+@Suite final class WardLookupTests {
+    @Test func testTheGridFindsTheWardEveryWardWouldGive() throws {
         let admin = AdminRegistry()
         for url in DefaultData.adminFiles where url.lastPathComponent.contains("centroid") { try admin.loadCentroids(url) }
         for url in DefaultData.adminFiles where url.lastPathComponent == "units_2025.json" { try admin.loadUnits2025(url) }
-        XCTAssertGreaterThan(admin.wardCentroids.count, 3_000)
+        expectGreaterThan(admin.wardCentroids.count, 3_000)
 
         func everyWard(_ lat: Double, _ lng: Double) -> Int? {
             var best: (Int, Double)?
@@ -32,9 +33,9 @@ final class WardLookupTests: XCTestCase {
         var found = 0
         for (lat, lng) in points {
             let ward = admin.newWard(containing: lat, lng)?.ward
-            XCTAssertEqual(ward, everyWard(lat, lng), "\(lat), \(lng)")
+            expectEqual(ward, everyWard(lat, lng), "\(lat), \(lng)")
             if ward != nil { found += 1 }
         }
-        XCTAssertGreaterThan(found, 2_500, "most points lie in a ward")
+        expectGreaterThan(found, 2_500, "most points lie in a ward")
     }
 }

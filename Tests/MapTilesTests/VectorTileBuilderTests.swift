@@ -37,7 +37,8 @@ final class VectorTileBuilderTests: XCTestCase {
         XCTAssertEqual(a.layers.map(\.name), ["water", "roads", "pois"])
         XCTAssertEqual(a.layers.map(\.featureCount), [10, 10, 10])
         let decoded = try VectorTileReader(a.data)
-        XCTAssertEqual(decoded[layer: "roads"]?.features.map(\.id), (0..<30).filter { $0 % 3 == 1 }.map { UInt64($0) })
+        let roadIDs: [UInt64] = (0..<30).filter { $0 % 3 == 1 }.map { UInt64($0) }
+        XCTAssertEqual(decoded[layer: "roads"]?.features.map(\.id), roadIDs)
         // A different grid gives the same tile.
         let c = VectorTileBuilder(index: MapFeatureIndex(features: features, gridZoom: 10), maxZoom: 14).tile(tile)
         XCTAssertEqual(a.data, c.data)
