@@ -50,7 +50,7 @@ import PackageDescription
 ///   VietMapAPI, HTTPServer, Dataset, DefaultData, Scenarios, ContractKit, VietMapSimulator, BuiltInScenarios, Capture, HARImport, HTTPProxy,
 ///   Routing, DriveTrace, CountryMaker, Platform, VietMapWire, JSON, VietMapClient, ArrayBlob, MBTiles, SeededRandom → vietmap-sim  (thin CLI)
 ///   Platform → HTTPTestSupport          (test support without data: raw socket client, CLI runner)
-///   TestExpectations                    (Swift Testing expectations in XCTest's argument shapes, plain functions: the parallel suites' assertions)
+///   TestExpectations                    (Swift Testing expectations in XCTest's argument shapes as plain functions, and teardown blocks: the side-by-side suites' vocabulary)
 ///   Dataset, DefaultData, Routing, HTTPTestSupport → SimTesting   (test support with data: the shared test dataset, the whole-city graph; re-exports HTTPTestSupport)
 ///   VietMapSimulator, SimTesting, JSON → SDKConformanceTests  (VietMap's JS SDK and Flutter plugin re-enacted against the simulator)
 
@@ -143,20 +143,20 @@ let package = Package(
         .target(name: "SimTesting", dependencies: ["Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPProxy", "HTTPTestSupport", "Platform"]),
-        .testTarget(name: "TextFoldingTests", dependencies: ["TextFolding"]),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "RegexEngineTests", dependencies: ["RegexEngine"]),
-        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "RoutingTests", dependencies: ["Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
-        .testTarget(name: "PolylineTests", dependencies: ["Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PBFWriter", "SeededRandom"]),
+        .testTarget(name: "TextFoldingTests", dependencies: ["TestExpectations", "TextFolding"]),
+        .testTarget(name: "JSONTests", dependencies: ["TestExpectations", "JSON"]),
+        .testTarget(name: "RegexEngineTests", dependencies: ["TestExpectations", "RegexEngine"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["TestExpectations", "JSONSchema", "JSON"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RoutingTests", dependencies: ["TestExpectations", "Routing", "SimTesting", "ArrayBlob", "SeededRandom"]),
+        .testTarget(name: "PolylineTests", dependencies: ["TestExpectations", "Polyline", "SeededRandom"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OSMReaderTests", dependencies: ["TestExpectations", "OSMReader", "PBFWriter", "SeededRandom"]),
         .testTarget(name: "DatasetTests", dependencies: ["TestExpectations", "Dataset", "DefaultData", "SQLiteStore", "Search", "TextFolding", "SimTesting", "Routing", "ArrayBlob", "OSMReader", "SeededRandom", "StableHashing", "Platform", "EmbeddedFiles"]),
         .testTarget(name: "CLITests", dependencies: ["TestExpectations", "vietmap-sim", "SimTesting", "SQLiteStore", "JSON", "Dataset", "Routing", "ArrayBlob", "VietMapWire", "Platform", "PBFWriter",
                                                  "MBTiles", "MapTiles", "Zlib", "DefaultData", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CountryMakerTests",
                     dependencies: ["TestExpectations", "CountryMaker", "PBFWriter", "OSMReader", "Dataset", "DefaultData", "Routing", "HTTPTestSupport"]),
-        .testTarget(name: "DriveTraceTests", dependencies: ["DriveTrace", "Routing", "SeededRandom"]),
+        .testTarget(name: "DriveTraceTests", dependencies: ["TestExpectations", "DriveTrace", "Routing", "SeededRandom"]),
         .testTarget(name: "VietMapAPITests",
                     dependencies: ["VietMapAPI", "HTTPServer", "SimTesting", "VietMapClient", "JSON", "Polyline", "Routing", "MapTiles",
                                    "VietMapWire", "Search", "Platform", "Zlib", "Dataset", "DefaultData", "SQLiteStore", "TextFolding",
@@ -174,11 +174,11 @@ let package = Package(
         .testTarget(name: "ContractTests",
                     dependencies: ["ContractKit", "Platform", "VietMapAPI", "HTTPServer", "Scenarios", "SimTesting", "VietMapClient", "JSON",
                                   "VietMapSimulator", "BuiltInScenarios", "JSONSchema", "VietMapWire"]),
-        .testTarget(name: "MapTilesTests", dependencies: ["MapTiles", "SeededRandom"]),
-        .testTarget(name: "MapGlyphsTests", dependencies: ["MapGlyphs"]),
-        .testTarget(name: "ZlibTests", dependencies: ["Zlib", "CZlib"]),
-        .testTarget(name: "ProtobufTests", dependencies: ["Protobuf"]),
-        .testTarget(name: "MBTilesTests", dependencies: ["MBTiles", "MapTiles", "SQLiteStore"]),
+        .testTarget(name: "MapTilesTests", dependencies: ["TestExpectations", "MapTiles", "SeededRandom"]),
+        .testTarget(name: "MapGlyphsTests", dependencies: ["TestExpectations", "MapGlyphs"]),
+        .testTarget(name: "ZlibTests", dependencies: ["TestExpectations", "Zlib", "CZlib"]),
+        .testTarget(name: "ProtobufTests", dependencies: ["TestExpectations", "Protobuf"]),
+        .testTarget(name: "MBTilesTests", dependencies: ["TestExpectations", "MBTiles", "MapTiles", "SQLiteStore"]),
         .testTarget(name: "SDKConformanceTests", dependencies: ["VietMapSimulator", "SimTesting", "JSON"]),
     ]
 )
@@ -187,11 +187,11 @@ for target in package.targets where [.regular, .executable, .test].contains(targ
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
 
-/// The data layers — what imports, searches, routes and contracts hierarchies, and the small pieces they lean on
+/// The data layers — what searches, routes and contracts hierarchies, and the small pieces they lean on
 /// (mapped arrays, SQLite, folding, hashing, zlib, OSM reading) — are compiled optimised (`-O`) in debug builds too:
 /// `swift test` and a debug `swift run` spend most of their time there, and unoptimised they are 3–20× slower (the
-/// suite's CPU on a fresh clone: 349 s → 139 s; the build's: 251 s → 351 s — JSON, map tiles and glyphs were left
-/// out: they cost the build more than they gave the tests). Everything else (servers,
+/// suite's CPU on a fresh clone: 349 s → 139 s; the build's: 251 s → 351 s — JSON, map tiles, glyphs and the importer's
+/// orchestration (`Dataset`) were left out: they cost the build more than they gave the tests). Everything else (servers,
 /// endpoints, the CLI, the tests) stays `-Onone` for the debugger. Not applied when this package is another
 /// package's dependency (SwiftPM's and Xcode's checkouts, registry downloads): SwiftPM refuses unsafe flags in a
 /// product depended on by version. `VIETMAP_SIM_DEBUG_ONONE=1` turns it off (stepping through these layers).

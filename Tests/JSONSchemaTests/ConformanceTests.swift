@@ -1,12 +1,13 @@
 import Foundation
 import JSON
 import JSONSchema
-import XCTest
+import TestExpectations
+import Testing
 
 /// Runs the official JSON-Schema-Test-Suite draft 2020-12 files copied into Fixtures/draft2020-12
 /// (see Fixtures/SOURCE.md and Fixtures/LICENSE). Cases needing a remote document (the meta-schema or
 /// http://localhost:1234/ remotes, not shipped) or an unsupported keyword are skipped by detection and listed.
-final class ConformanceTests: XCTestCase {
+@Suite final class ConformanceTests {
     /// Per file: tests expected to pass, tests skipped. Every non-skipped test must pass.
     static let expected: [String: (passed: Int, skipped: Int)] = [
         "additionalProperties": (21, 0), "allOf": (30, 0), "anyOf": (18, 0), "boolean_schema": (18, 0),
@@ -24,22 +25,22 @@ final class ConformanceTests: XCTestCase {
         "contains", "minContains", "maxContains", "dependentRequired",
     ]
 
-    func testSuite() throws {
-        let folder = try XCTUnwrap(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+    @Test func testSuite() throws {
+        let folder = try unwrap(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
             .appendingPathComponent("draft2020-12")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(files.count, Self.expected.count)
+        expectEqual(files.count, Self.expected.count)
         var totalPassed = 0, totalSkipped = 0, totalFailed = 0
         var skipLines: [String] = []
         var perFile: [String] = []
         for file in files {
             let name = String(file.dropLast(5))
             let data = try Data(contentsOf: folder.appendingPathComponent(file))
-            guard case .array(let cases) = try JSONParser.parse(data) else { XCTFail("\(file): not an array"); continue }
+            guard case .array(let cases) = try JSONParser.parse(data) else { fail("\(file): not an array"); continue }
             var passed = 0, skipped = 0, failed = 0
             for testCase in cases {
                 let description = testCase["description"]?.stringValue ?? "?"
-                let schema = try XCTUnwrap(testCase["schema"], "\(file): \(description)")
+                let schema = try unwrap(testCase["schema"], "\(file): \(description)")
                 let tests = testCase["tests"]?.arrayValue ?? []
                 if let keyword = Self.firstUnsupportedKeyword(in: schema) {
                     skipped += tests.count
@@ -55,31 +56,31 @@ final class ConformanceTests: XCTestCase {
                     continue
                 } catch {
                     failed += tests.count
-                    XCTFail("[\(name)] \(description): schema rejected: \(error)")
+                    fail("[\(name)] \(description): schema rejected: \(error)")
                     continue
                 }
                 for test in tests {
-                    let instance = try XCTUnwrap(test["data"])
-                    let expectValid = try XCTUnwrap(test["valid"]?.boolValue)
+                    let instance = try unwrap(test["data"])
+                    let expectValid = try unwrap(test["valid"]?.boolValue)
                     let errors = validator.validate(instance)
                     let fast = validator.isValid(instance)
                     if errors.isEmpty == expectValid && fast == expectValid {
                         passed += 1
                     } else {
                         failed += 1
-                        XCTFail("[\(name)] \(description) / \(test["description"]?.stringValue ?? "?"): expected "
+                        fail("[\(name)] \(description) / \(test["description"]?.stringValue ?? "?"): expected "
                                 + "\(expectValid ? "valid" : "invalid"), isValid=\(fast), errors=\(errors)")
                     }
                     if !expectValid && !errors.isEmpty {
-                        XCTAssert(errors.allSatisfy { !$0.message.isEmpty && !$0.keyword.isEmpty }, "\(name): \(description)")
+                        expectTrue(errors.allSatisfy { !$0.message.isEmpty && !$0.keyword.isEmpty }, "\(name): \(description)")
                     }
                 }
             }
             if let want = Self.expected[name] {
-                XCTAssertEqual(passed, want.passed, "\(file): passed")
-                XCTAssertEqual(skipped, want.skipped, "\(file): skipped")
+                expectEqual(passed, want.passed, "\(file): passed")
+                expectEqual(skipped, want.skipped, "\(file): skipped")
             } else {
-                XCTFail("\(file): no expected count")
+                fail("\(file): no expected count")
             }
             perFile.append("\(name) \(passed)/\(passed + skipped + failed)\(skipped > 0 ? " (\(skipped) skipped)" : "")")
             totalPassed += passed; totalSkipped += skipped; totalFailed += failed
@@ -87,7 +88,7 @@ final class ConformanceTests: XCTestCase {
         print("[json-schema-suite] " + perFile.joined(separator: ", "))
         for line in skipLines { print("[json-schema-suite] skipped \(line)") }
         print("[json-schema-suite] total: \(totalPassed) passed, \(totalSkipped) skipped, \(totalFailed) failed, \(files.count) files")
-        XCTAssertEqual(totalFailed, 0)
+        expectEqual(totalFailed, 0)
     }
 
     static func firstUnsupportedKeyword(in value: JSONValue) -> String? {

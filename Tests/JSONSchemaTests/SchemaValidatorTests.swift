@@ -1,11 +1,12 @@
 import Foundation
 import JSON
 import JSONSchema
-import XCTest
+import TestExpectations
+import Testing
 
 /// Error paths/messages, cross-document `$ref`s, JSON-number semantics, and a performance sanity check.
-final class SchemaValidatorTests: XCTestCase {
-    private func parse(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+@Suite final class SchemaValidatorTests {
+    private func parse(_ text: String, filePath: String = #filePath, line: Int = #line) throws -> JSONValue {
         try JSONParser.parse(text)
     }
 
@@ -37,7 +38,7 @@ final class SchemaValidatorTests: XCTestCase {
     }
     """
 
-    func testNestedArrayErrorPaths() throws {
+    @Test func testNestedArrayErrorPaths() throws {
         let validator = try SchemaValidator(schema: try parse(routeSchema))
         let instance = try parse("""
         {"code": "OK", "paths": [
@@ -47,9 +48,9 @@ final class SchemaValidatorTests: XCTestCase {
         ]}
         """)
         let errors = validator.validate(instance)
-        XCTAssertFalse(validator.isValid(instance))
+        expectFalse(validator.isValid(instance))
         let described = errors.map { "\($0.instancePath) \($0.schemaPath) \($0.keyword): \($0.message)" }
-        XCTAssertEqual(described, [
+        expectEqual(described, [
             "/paths/0/points /properties/paths/items/properties/points/type type: expected array, got string",
             "/paths/1/distance /properties/paths/items/properties/distance/minimum minimum: -1 is less than the minimum 0",
             "/paths/1/points/1/1 /properties/paths/items/properties/points/items/$ref/prefixItems/1/maximum maximum: 95 is greater than the maximum 90",
@@ -58,12 +59,12 @@ final class SchemaValidatorTests: XCTestCase {
             "/paths/1/extra /properties/paths/items/additionalProperties additionalProperties: property \"extra\" is not allowed",
             "/paths/2 /properties/paths/items/required required: missing required property \"distance\"",
         ], described.joined(separator: "\n"))
-        XCTAssertEqual(errors[0].description,
+        expectEqual(errors[0].description,
                        "/paths/0/points: expected array, got string [schema /properties/paths/items/properties/points/type]")
-        XCTAssertEqual(validator.validate(try parse(#"{"code": "OK", "paths": [{"distance": 1, "points": [[1, 2.5]]}]}"#)), [])
+        expectEqual(validator.validate(try parse(#"{"code": "OK", "paths": [{"distance": 1, "points": [[1, 2.5]]}]}"#)), [])
     }
 
-    func testAnyOfReportsClosestAlternative() throws {
+    @Test func testAnyOfReportsClosestAlternative() throws {
         let validator = try SchemaValidator(schema: try parse("""
         {"properties": {"result": {"anyOf": [
             {"type": "string"},
@@ -73,44 +74,44 @@ final class SchemaValidatorTests: XCTestCase {
         ]}}}
         """))
         let errors = validator.validate(try parse(#"{"result": {"lat": "10.8", "lng": 106.7}}"#))
-        XCTAssertEqual(errors.count, 1)
-        let error = try XCTUnwrap(errors.first)
-        XCTAssertEqual(error.instancePath, "/result")
-        XCTAssertEqual(error.schemaPath, "/properties/result/anyOf")
-        XCTAssertEqual(error.keyword, "anyOf")
-        XCTAssertEqual(error.message,
+        expectEqual(errors.count, 1)
+        let error = try unwrap(errors.first)
+        expectEqual(error.instancePath, "/result")
+        expectEqual(error.schemaPath, "/properties/result/anyOf")
+        expectEqual(error.keyword, "anyOf")
+        expectEqual(error.message,
                        "value does not match any alternative of anyOf (3); closest is anyOf/1: /result/lat: expected number, got string")
 
         let wrongType = validator.validate(try parse(#"{"result": 5}"#))
-        XCTAssertEqual(wrongType.map(\.keyword), ["anyOf"])
-        XCTAssertEqual(wrongType[0].message, "expected string, object or null (anyOf), got integer")
-        XCTAssertEqual(validator.validate(try parse(#"{"result": null}"#)), [])
+        expectEqual(wrongType.map(\.keyword), ["anyOf"])
+        expectEqual(wrongType[0].message, "expected string, object or null (anyOf), got integer")
+        expectEqual(validator.validate(try parse(#"{"result": null}"#)), [])
     }
 
-    func testOneOfMessages() throws {
+    @Test func testOneOfMessages() throws {
         let validator = try SchemaValidator(schema: try parse("""
         {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 2}, {"type": "string", "maxLength": 2}]}
         """))
-        XCTAssertEqual(validator.validate(1), [])
+        expectEqual(validator.validate(1), [])
         let both = validator.validate(3)
-        XCTAssertEqual(both.map(\.message), ["value matches 2 alternatives (oneOf/0, oneOf/1), expected exactly one"])
+        expectEqual(both.map(\.message), ["value matches 2 alternatives (oneOf/0, oneOf/1), expected exactly one"])
         let none = validator.validate("abc")
-        XCTAssertEqual(none.map(\.keyword), ["oneOf"])
-        XCTAssert(none[0].message.hasSuffix("closest is oneOf/2: string is longer than 2 characters (length 3)"), none[0].message)
+        expectEqual(none.map(\.keyword), ["oneOf"])
+        expectTrue(none[0].message.hasSuffix("closest is oneOf/2: string is longer than 2 characters (length 3)"), none[0].message)
     }
 
-    func testIfThenElseAndNot() throws {
+    @Test func testIfThenElseAndNot() throws {
         let validator = try SchemaValidator(schema: try parse("""
         {"if": {"properties": {"kind": {"const": "point"}}}, "then": {"required": ["lat"]}, "else": {"not": {"required": ["lat"]}}}
         """))
-        XCTAssertEqual(validator.validate(try parse(#"{"kind": "point"}"#)).map(\.schemaPath), ["/then/required"])
-        XCTAssertEqual(validator.validate(try parse(#"{"kind": "area", "lat": 1}"#)).map(\.schemaPath), ["/else/not"])
-        XCTAssertEqual(validator.validate(try parse(#"{"kind": "point", "lat": 1}"#)), [])
+        expectEqual(validator.validate(try parse(#"{"kind": "point"}"#)).map(\.schemaPath), ["/then/required"])
+        expectEqual(validator.validate(try parse(#"{"kind": "area", "lat": 1}"#)).map(\.schemaPath), ["/else/not"])
+        expectEqual(validator.validate(try parse(#"{"kind": "point", "lat": 1}"#)), [])
     }
 
     // MARK: Cross-document references
 
-    func testRegistryReferenceResolvedAgainstBaseURI() throws {
+    @Test func testRegistryReferenceResolvedAgainstBaseURI() throws {
         let place = try parse("""
         {"$defs": {"place": {"type": "object", "required": ["ref_id"], "properties": {"ref_id": {"type": "string"}}}},
          "type": "array", "items": {"$ref": "#/$defs/place"}}
@@ -126,10 +127,10 @@ final class SchemaValidatorTests: XCTestCase {
             "code": {"$ref": "https://example.com/schemas/common.json#/$defs/code"}}}
         """)
         let validator = try SchemaValidator(schema: openAPIish, registry: registry, baseURI: "Contracts/response.json")
-        XCTAssertEqual(validator.validate(try parse(#"{"code": "OK", "data": [{"ref_id": "x"}]}"#)), [])
+        expectEqual(validator.validate(try parse(#"{"code": "OK", "data": [{"ref_id": "x"}]}"#)), [])
         let errors = validator.validate(try parse(#"{"code": "NO", "data": [{"ref_id": 1}]}"#))
-        XCTAssertEqual(errors.map(\.schemaPath), ["/properties/code/$ref/enum", "/properties/data/$ref/items/$ref/properties/ref_id/type"])
-        XCTAssertEqual(errors.map(\.instancePath), ["/code", "/data/0/ref_id"])
+        expectEqual(errors.map(\.schemaPath), ["/properties/code/$ref/enum", "/properties/data/$ref/items/$ref/properties/ref_id/type"])
+        expectEqual(errors.map(\.instancePath), ["/code", "/data/0/ref_id"])
 
         // Entry point inside a registry document (e.g. an OpenAPI components schema).
         let openAPI = try parse("""
@@ -140,23 +141,23 @@ final class SchemaValidatorTests: XCTestCase {
         var withOpenAPI = registry
         withOpenAPI["Contracts/openapi.json"] = openAPI
         let response = try SchemaValidator(reference: "Contracts/openapi.json#/components/schemas/Response", registry: withOpenAPI)
-        XCTAssertEqual(response.validate(try parse(#"{"data": [], "next": {"data": [{}]}}"#)).map(\.instancePath), ["/next/data/0"])
+        expectEqual(response.validate(try parse(#"{"data": [], "next": {"data": [{}]}}"#)).map(\.instancePath), ["/next/data/0"])
 
         // Relative registry keys resolve like paths, `..` included.
         let nested = ["schemas/v1/point.json": try parse(##"{"$ref": "../common/number.json#/$defs/lat"}"##),
                       "schemas/common/number.json": try parse(##"{"$defs": {"lat": {"type": "number", "maximum": 90}}}"##)]
         let point = try SchemaValidator(reference: "./schemas/v1/point.json", registry: nested)
-        XCTAssertEqual(point.validate(91).map(\.schemaPath), ["/$ref/maximum"])
+        expectEqual(point.validate(91).map(\.schemaPath), ["/$ref/maximum"])
 
-        XCTAssertThrowsError(try SchemaValidator(schema: try parse(#"{"$ref": "schemas/missing.json"}"#),
+        expectThrowsError(try SchemaValidator(schema: try parse(#"{"$ref": "schemas/missing.json"}"#),
                                                  registry: registry, baseURI: "Contracts/openapi.json")) { error in
             let schemaError = error as? SchemaError
-            XCTAssertEqual(schemaError?.kind, .unresolvableReference)
-            XCTAssertEqual(schemaError?.reference, "Contracts/schemas/missing.json")
+            expectEqual(schemaError?.kind, .unresolvableReference)
+            expectEqual(schemaError?.reference, "Contracts/schemas/missing.json")
         }
     }
 
-    func testInvalidSchemasAreRejectedWithLocation() throws {
+    @Test func testInvalidSchemasAreRejectedWithLocation() throws {
         let cases: [(String, String)] = [
             (#"{"properties": {"a": {"minLength": -1}}}"#, "#/properties/a/minLength"),
             (#"{"pattern": "(unclosed"}"#, "#/pattern"),
@@ -165,48 +166,48 @@ final class SchemaValidatorTests: XCTestCase {
             (##"{"$ref": "#/$defs/nope"}"##, "#/$ref"),
         ]
         for (text, location) in cases {
-            XCTAssertThrowsError(try SchemaValidator(schema: try parse(text)), text) { error in
-                XCTAssertEqual((error as? SchemaError)?.location, location, text)
+            expectThrowsError(try SchemaValidator(schema: try parse(text)), text) { error in
+                expectEqual((error as? SchemaError)?.location, location, text)
             }
         }
     }
 
     // MARK: Semantics
 
-    func testNumberAndEqualitySemantics() throws {
-        XCTAssertTrue(try SchemaValidator(schema: ["type": "integer"]).isValid(.number(1.0)))
-        XCTAssertFalse(try SchemaValidator(schema: ["type": "integer"]).isValid(.number(1.5)))
-        XCTAssertTrue(try SchemaValidator(schema: ["enum": [1, "a"]]).isValid(.number(1.0)))
-        XCTAssertTrue(try SchemaValidator(schema: ["const": ["a": 1, "b": [2.0]]]).isValid(try parse(#"{"b": [2], "a": 1.0}"#)))
-        XCTAssertFalse(try SchemaValidator(schema: ["uniqueItems": true]).isValid([1, 1.0]))
-        XCTAssertFalse(try SchemaValidator(schema: ["uniqueItems": true]).isValid(try parse(#"[{"a":1,"b":2},{"b":2,"a":1}]"#)))
-        XCTAssertTrue(try SchemaValidator(schema: ["multipleOf": 0.01]).isValid(.number(10.8)))
-        XCTAssertFalse(try SchemaValidator(schema: ["multipleOf": 0.01]).isValid(.number(10.805)))
+    @Test func testNumberAndEqualitySemantics() throws {
+        expectTrue(try SchemaValidator(schema: ["type": "integer"]).isValid(.number(1.0)))
+        expectFalse(try SchemaValidator(schema: ["type": "integer"]).isValid(.number(1.5)))
+        expectTrue(try SchemaValidator(schema: ["enum": [1, "a"]]).isValid(.number(1.0)))
+        expectTrue(try SchemaValidator(schema: ["const": ["a": 1, "b": [2.0]]]).isValid(try parse(#"{"b": [2], "a": 1.0}"#)))
+        expectFalse(try SchemaValidator(schema: ["uniqueItems": true]).isValid([1, 1.0]))
+        expectFalse(try SchemaValidator(schema: ["uniqueItems": true]).isValid(try parse(#"[{"a":1,"b":2},{"b":2,"a":1}]"#)))
+        expectTrue(try SchemaValidator(schema: ["multipleOf": 0.01]).isValid(.number(10.8)))
+        expectFalse(try SchemaValidator(schema: ["multipleOf": 0.01]).isValid(.number(10.805)))
         // Code points, not UTF-16 units or grapheme clusters.
-        XCTAssertTrue(try SchemaValidator(schema: ["maxLength": 1]).isValid("😀"))
-        XCTAssertFalse(try SchemaValidator(schema: ["maxLength": 1]).isValid("e\u{301}"))
+        expectTrue(try SchemaValidator(schema: ["maxLength": 1]).isValid("😀"))
+        expectFalse(try SchemaValidator(schema: ["maxLength": 1]).isValid("e\u{301}"))
     }
 
-    func testPatternsFollowECMAScript() throws {
+    @Test func testPatternsFollowECMAScript() throws {
         let digits = try SchemaValidator(schema: ["pattern": #"^\d+$"#])
-        XCTAssertTrue(digits.isValid("123"))
-        XCTAssertFalse(digits.isValid("123\n"), "$ is end of input")
-        XCTAssertFalse(digits.isValid("١٢٣"), "\\d is ASCII only")
-        XCTAssertTrue(try SchemaValidator(schema: ["pattern": "a"]).isValid("banana"), "unanchored")
-        XCTAssertTrue(try SchemaValidator(schema: ["pattern": "^[\\w.-]+$"]).isValid("a_b.c-d"))
+        expectTrue(digits.isValid("123"))
+        expectFalse(digits.isValid("123\n"), "$ is end of input")
+        expectFalse(digits.isValid("١٢٣"), "\\d is ASCII only")
+        expectTrue(try SchemaValidator(schema: ["pattern": "a"]).isValid("banana"), "unanchored")
+        expectTrue(try SchemaValidator(schema: ["pattern": "^[\\w.-]+$"]).isValid("a_b.c-d"))
     }
 
-    func testCircularReferenceDoesNotCrash() throws {
+    @Test func testCircularReferenceDoesNotCrash() throws {
         let validator = try SchemaValidator(schema: try parse(##"{"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##))
         let errors = validator.validate(1)
-        XCTAssertEqual(errors.count, 1)
-        XCTAssert(errors[0].message.contains("circular"), errors[0].message)
-        XCTAssertFalse(validator.isValid(1))
+        expectEqual(errors.count, 1)
+        expectTrue(errors[0].message.contains("circular"), errors[0].message)
+        expectFalse(validator.isValid(1))
     }
 
     // MARK: Performance
 
-    func testValidatesTenThousandObjectsQuickly() throws {
+    @Test func testValidatesTenThousandObjectsQuickly() throws {
         let schema = try parse("""
         {"type": "array", "items": {"type": "object", "additionalProperties": false,
           "required": ["ref_id", "name", "lat", "lng"],
@@ -229,16 +230,16 @@ final class SchemaValidatorTests: XCTestCase {
         var invalidItems = items
         invalidItems[9_999] = ["ref_id": "bad", "name": "", "lat": 91, "lng": 0]
         let t0 = Date()
-        XCTAssertEqual(validator.validate(valid), [])
+        expectEqual(validator.validate(valid), [])
         let t1 = Date()
-        XCTAssertTrue(validator.isValid(valid))
+        expectTrue(validator.isValid(valid))
         let t2 = Date()
         let errors = validator.validate(.array(invalidItems))
-        XCTAssertEqual(errors.map(\.keyword), ["pattern", "minLength", "maximum"])
-        XCTAssertEqual(errors.first?.instancePath, "/9999/ref_id")
+        expectEqual(errors.map(\.keyword), ["pattern", "minLength", "maximum"])
+        expectEqual(errors.first?.instancePath, "/9999/ref_id")
         let ms = { (d: TimeInterval) in String(format: "%.1f ms", d * 1000) }
         print("[json-schema-perf] 10k objects: validate \(ms(t1.timeIntervalSince(t0))), isValid \(ms(t2.timeIntervalSince(t1))), "
               + "compile+build \(ms(t0.timeIntervalSince(started)))")
-        XCTAssertLessThan(t1.timeIntervalSince(t0), 5, "generous bound (debug build, shared CPU)")
+        expectLessThan(t1.timeIntervalSince(t0), 5, "generous bound (debug build, shared CPU)")
     }
 }

@@ -1,26 +1,28 @@
-import XCTest
+import Foundation
+import TestExpectations
+import Testing
 import JSON
 
-final class JSONTests: XCTestCase {
-    func testRoundTripKeepsKeyOrderAndIntegers() throws {
+@Suite final class JSONTests {
+    @Test func testRoundTripKeepsKeyOrderAndIntegers() throws {
         let text = #"{"license":"vietmap","code":"OK","messages":null,"paths":[{"distance":2194.4,"time":351400,"bbox":[106.70594,10.79479],"ok":true}]}"#
         let value = try JSONParser.parse(text)
-        XCTAssertEqual(JSONSerializer.string(value), text)
-        XCTAssertEqual(value["paths"]?[0]?["time"], .integer(351400))
-        XCTAssertEqual(value.objectValue?.keys, ["license", "code", "messages", "paths"])
+        expectEqual(JSONSerializer.string(value), text)
+        expectEqual(value["paths"]?[0]?["time"], .integer(351400))
+        expectEqual(value.objectValue?.keys, ["license", "code", "messages", "paths"])
     }
 
-    func testStringsEscapeAndUnicode() throws {
+    @Test func testStringsEscapeAndUnicode() throws {
         let value: JSONValue = .string("Nhà thờ \"Đức Bà\"\n\\ \u{01}")
         let text = JSONSerializer.string(value)
-        XCTAssertEqual(text, #""Nhà thờ \"Đức Bà\"\n\\ \u0001""#)
-        XCTAssertEqual(try JSONParser.parse(text), value)
-        XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00 \u0110""#), .string("😀 Đ"))
+        expectEqual(text, #""Nhà thờ \"Đức Bà\"\n\\ \u0001""#)
+        expectEqual(try JSONParser.parse(text), value)
+        expectEqual(try JSONParser.parse(#""\ud83d\ude00 \u0110""#), .string("😀 Đ"))
     }
 
     /// The writer's bytes equal the serializer's for the same document: nesting, commas,
     /// escapes (runs before, between and after escaped bytes), numbers and null.
-    func testWriterMatchesSerializer() throws {
+    @Test func testWriterMatchesSerializer() throws {
         let document: JSONValue = [
             "a": .string("x\"y\\z\u{1F}\t end"), "empty": .array([]),
             "items": .array([.object(JSONObject([("n", .number(2194.4)), ("i", .integer(-7)), ("z", .null)])), .string("")]),
@@ -43,8 +45,8 @@ final class JSONTests: XCTestCase {
         writer.key("v"); writer.value(.bool(true))
         writer.endObject()
         writer.endObject()
-        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), JSONSerializer.string(document))
-        XCTAssertEqual(JSONSerializer.string(.string("\u{1F}\"")), #""\u001f\"""#)
+        expectEqual(String(decoding: writer.bytes, as: UTF8.self), JSONSerializer.string(document))
+        expectEqual(JSONSerializer.string(.string("\u{1F}\"")), #""\u001f\"""#)
     }
 
     /// The writer prints every number, boolean and string exactly as the serializer prints the same `JSONValue`
@@ -52,7 +54,7 @@ final class JSONTests: XCTestCase {
     /// integral doubles below 1e15 without a fraction, from 1e15 Swift's `description` ("1000000000000000.0", an
     /// exponent beyond 2^53), -0 as "0", non-finite as null, the shortest round-tripping digits otherwise;
     /// integers as `String(Int)`.
-    func testWriterPrintsValuesAsTheSerializer() {
+    @Test func testWriterPrintsValuesAsTheSerializer() {
         let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 4999.1, -2.42, 0.1 + 0.2, 1e-7, 5e-324, 106.700812, 10.776923,
                                  999_999_999_999_999, 1e15, -1e15, 1.5e15, 2e20, 9_007_199_254_740_993, .greatestFiniteMagnitude,
                                  .nan, .infinity, -.infinity, (4.999_95 * 10).rounded() / 10, Double(351_400) / 1000]
@@ -62,14 +64,14 @@ final class JSONTests: XCTestCase {
         for (value, text) in zip(doubles, expected) {
             var writer = JSONWriter()
             writer.number(value)
-            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), text, "\(value)")
-            XCTAssertEqual(writer.bytes, JSONSerializer.bytes(.number(value)), "\(value)")
+            expectEqual(String(decoding: writer.bytes, as: UTF8.self), text, "\(value)")
+            expectEqual(writer.bytes, JSONSerializer.bytes(.number(value)), "\(value)")
         }
         for value in [0, -7, 351_400, Int.max, Int.min] {
             var writer = JSONWriter()
             writer.integer(value)
-            XCTAssertEqual(writer.bytes, JSONSerializer.bytes(.integer(value)))
-            XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
+            expectEqual(writer.bytes, JSONSerializer.bytes(.integer(value)))
+            expectEqual(String(decoding: writer.bytes, as: UTF8.self), String(value))
         }
         var writer = JSONWriter()
         writer.beginArray()
@@ -77,33 +79,33 @@ final class JSONTests: XCTestCase {
         writer.string("Đường \"Lê Lợi\"\u{7F}\u{0}/"); writer.null()
         writer.beginObject(); writer.member("exited", true); writer.member("n", number: -0.0); writer.endObject()
         writer.endArray()
-        XCTAssertEqual(writer.bytes, JSONSerializer.bytes([.bool(true), .bool(false), .string("Đường \"Lê Lợi\"\u{7F}\u{0}/"), .null,
+        expectEqual(writer.bytes, JSONSerializer.bytes([.bool(true), .bool(false), .string("Đường \"Lê Lợi\"\u{7F}\u{0}/"), .null,
                                                            .object(JSONObject([("exited", .bool(true)), ("n", .number(-0.0))]))]))
-        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), #"[true,false,"Đường \"Lê Lợi\"\#u{7F}\u0000/",null,{"exited":true,"n":0}]"#)
+        expectEqual(String(decoding: writer.bytes, as: UTF8.self), #"[true,false,"Đường \"Lê Lợi\"\#u{7F}\u0000/",null,{"exited":true,"n":0}]"#)
     }
 
-    func testNumbers() throws {
-        XCTAssertEqual(JSONSerializer.string(.number(0.06911172534949989)), "0.06911172534949989")
-        XCTAssertEqual(JSONSerializer.string(.number(12)), "12")
-        XCTAssertEqual(JSONSerializer.string(.number(.nan)), "null")
-        XCTAssertEqual(try JSONParser.parse("-1.5e3"), .number(-1500))
-        XCTAssertEqual(try JSONParser.parse("0"), .integer(0))
+    @Test func testNumbers() throws {
+        expectEqual(JSONSerializer.string(.number(0.06911172534949989)), "0.06911172534949989")
+        expectEqual(JSONSerializer.string(.number(12)), "12")
+        expectEqual(JSONSerializer.string(.number(.nan)), "null")
+        expectEqual(try JSONParser.parse("-1.5e3"), .number(-1500))
+        expectEqual(try JSONParser.parse("0"), .integer(0))
     }
 
-    func testMalformedInputIsAnErrorNotACrash() {
+    @Test func testMalformedInputIsAnErrorNotACrash() {
         for bad in ["", "{", "[1,", #"{"a" 1}"#, "01", "1.", "-", "tru", #""\x""#, #""\ud800""#, "[1]]", "{\"a\":1,}", "\"a\u{01}\""] {
-            XCTAssertThrowsError(try JSONParser.parse(bad), "should reject \(bad)")
+            expectThrowsError(try JSONParser.parse(bad), "should reject \(bad)")
         }
         let deep = String(repeating: "[", count: 10_000)
-        XCTAssertThrowsError(try JSONParser.parse(deep))
+        expectThrowsError(try JSONParser.parse(deep))
     }
 
-    func testObjectSubscriptReplacesInPlace() {
+    @Test func testObjectSubscriptReplacesInPlace() {
         var object = JSONObject([("a", 1), ("b", 2)])
         object["a"] = 3
         object["c"] = nil
         object["b"] = nil
-        XCTAssertEqual(object.keys, ["a"])
-        XCTAssertEqual(object["a"], .integer(3))
+        expectEqual(object.keys, ["a"])
+        expectEqual(object["a"], .integer(3))
     }
 }

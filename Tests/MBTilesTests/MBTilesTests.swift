@@ -1,18 +1,19 @@
 import Foundation
-import XCTest
+import TestExpectations
+import Testing
 import MapTiles
 import SQLiteStore
 @testable import MBTiles
 
-final class MBTilesTests: XCTestCase {
+@Suite final class MBTilesTests {
     private var directory: URL!
 
-    override func setUpWithError() throws {
+    init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("MBTilesTests-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    override func tearDownWithError() throws {
+    deinit {
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -36,47 +37,47 @@ final class MBTilesTests: XCTestCase {
         [0x1f, 0x8b] + Array("\(tile.z)/\(tile.x)/\(tile.y)".utf8)
     }
 
-    func testWriteThenReadBackTheHCMCCover() throws {
+    @Test func testWriteThenReadBackTheHCMCCover() throws {
         let target = path("hcmc.mbtiles")
         let covers = try TileCover.covers(west: 106.35, south: 10.35, east: 107.05, north: 11.17, zooms: 10...12)
-        XCTAssertEqual(covers.map(\.count), [9, 20, 80])
+        expectEqual(covers.map(\.count), [9, 20, 80])
         let writer = try MBTilesWriter(path: target, batchSize: 16)  // several batches
         try writer.setMetadata(hcmc)
         for cover in covers { for tile in cover { try writer.addTile(z: tile.z, x: tile.x, y: tile.y, data: payload(tile)) } }
-        XCTAssertEqual(writer.tileCount, 109)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "nothing at the target before finish()")
+        expectEqual(writer.tileCount, 109)
+        expectFalse(FileManager.default.fileExists(atPath: target), "nothing at the target before finish()")
         try writer.finish()
-        XCTAssertEqual(try directoryListing(), ["hcmc.mbtiles"], "the temporary file was renamed, not copied")
+        expectEqual(try directoryListing(), ["hcmc.mbtiles"], "the temporary file was renamed, not copied")
 
         let reader = try MBTilesReader(path: target)
-        XCTAssertEqual(try reader.tileCount(), 109)
-        for cover in covers { for tile in cover { XCTAssertEqual(try reader.tile(z: tile.z, x: tile.x, y: tile.y), payload(tile)) } }
-        XCTAssertNil(try reader.tile(z: 12, x: 0, y: 0))
-        XCTAssertNil(try reader.tile(z: 13, x: 6524, y: 3849))
+        expectEqual(try reader.tileCount(), 109)
+        for cover in covers { for tile in cover { expectEqual(try reader.tile(z: tile.z, x: tile.x, y: tile.y), payload(tile)) } }
+        expectNil(try reader.tile(z: 12, x: 0, y: 0))
+        expectNil(try reader.tile(z: 13, x: 6524, y: 3849))
 
         let metadata = try reader.metadata()
-        XCTAssertEqual(metadata["name"], "vietmap-sim HCMC")
-        XCTAssertEqual(metadata["format"], "pbf")
-        XCTAssertEqual(metadata["bounds"], "106.35,10.35,107.05,11.17")
-        XCTAssertEqual(metadata["center"], "106.7009,10.7769,12")
-        XCTAssertEqual(metadata["minzoom"], "10")
-        XCTAssertEqual(metadata["maxzoom"], "12")
-        XCTAssertEqual(metadata["attribution"], "© OpenStreetMap contributors")
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(XCTUnwrap(metadata["json"]).utf8)) as? [String: Any])
-        let layers = try XCTUnwrap(json["vector_layers"] as? [[String: Any]])
-        XCTAssertEqual(layers.map { $0["id"] as? String }, ["transportation", "place \"quoted\""])
-        XCTAssertEqual(layers[0]["fields"] as? [String: String], ["class": "String", "oneway": "Number"])
-        XCTAssertEqual(layers[0]["minzoom"] as? Int, 10)
-        XCTAssertEqual(layers[1]["maxzoom"] as? Int, 12)
+        expectEqual(metadata["name"], "vietmap-sim HCMC")
+        expectEqual(metadata["format"], "pbf")
+        expectEqual(metadata["bounds"], "106.35,10.35,107.05,11.17")
+        expectEqual(metadata["center"], "106.7009,10.7769,12")
+        expectEqual(metadata["minzoom"], "10")
+        expectEqual(metadata["maxzoom"], "12")
+        expectEqual(metadata["attribution"], "© OpenStreetMap contributors")
+        let json = try unwrap(JSONSerialization.jsonObject(with: Data(unwrap(metadata["json"]).utf8)) as? [String: Any])
+        let layers = try unwrap(json["vector_layers"] as? [[String: Any]])
+        expectEqual(layers.map { $0["id"] as? String }, ["transportation", "place \"quoted\""])
+        expectEqual(layers[0]["fields"] as? [String: String], ["class": "String", "oneway": "Number"])
+        expectEqual(layers[0]["minzoom"] as? Int, 10)
+        expectEqual(layers[1]["maxzoom"] as? Int, 12)
 
         // The spec's application id, read by plain SQLite.
         let database = try Database(path: target)
         let id = try database.prepare("PRAGMA application_id")
-        XCTAssertTrue(try id.step())
-        XCTAssertEqual(id.int(0), 0x4d50_4258)
+        expectTrue(try id.step())
+        expectEqual(id.int(0), 0x4d50_4258)
     }
 
-    func testRowsAreStoredTMSAndReadBackXYZ() throws {
+    @Test func testRowsAreStoredTMSAndReadBackXYZ() throws {
         let target = path("flip.mbtiles")
         try MBTilesWriter.write(to: target) { writer in
             try writer.setMetadata(MBTilesMetadata(name: "flip", format: .png))
@@ -88,127 +89,127 @@ final class MBTilesTests: XCTestCase {
         let rows = try database.prepare("SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level")
         var stored: [[Int]] = []
         while try rows.step() { stored.append([rows.int(0), rows.int(1), rows.int(2)]) }
-        XCTAssertEqual(stored, [[0, 0, 0], [1, 0, 1], [14, 13048, 16383 - 7698]])
-        XCTAssertEqual(MBTilesSchema.tmsRow(z: 14, y: 7698), TileID(z: 14, x: 13048, y: 7698)!.tmsRow)
+        expectEqual(stored, [[0, 0, 0], [1, 0, 1], [14, 13048, 16383 - 7698]])
+        expectEqual(MBTilesSchema.tmsRow(z: 14, y: 7698), TileID(z: 14, x: 13048, y: 7698)!.tmsRow)
 
         let reader = try MBTilesReader(path: target)
-        XCTAssertEqual(try reader.tile(z: 1, x: 0, y: 0), [1])
-        XCTAssertNil(try reader.tile(z: 1, x: 0, y: 1), "the TMS row is not an XYZ row")
-        XCTAssertEqual(try reader.tile(z: 14, x: 13048, y: 7698), [2])
+        expectEqual(try reader.tile(z: 1, x: 0, y: 0), [1])
+        expectNil(try reader.tile(z: 1, x: 0, y: 1), "the TMS row is not an XYZ row")
+        expectEqual(try reader.tile(z: 14, x: 13048, y: 7698), [2])
     }
 
-    func testAWriterWhoseCallerThrowsLeavesNoFile() throws {
+    @Test func testAWriterWhoseCallerThrowsLeavesNoFile() throws {
         struct ExportFailed: Error {}
         let target = path("failed.mbtiles")
         let cover = try TileCover(z: 14, west: 106.35, south: 10.35, east: 107.05, north: 11.17)
-        XCTAssertEqual(cover.count, 1_248)
+        expectEqual(cover.count, 1_248)
         var added = 0
-        XCTAssertThrowsError(try MBTilesWriter.write(to: target, batchSize: 100) { writer in
+        expectThrowsError(try MBTilesWriter.write(to: target, batchSize: 100) { writer in
             try writer.setMetadata(MBTilesMetadata(name: "failing", format: .png))
             for tile in cover {
                 if added == 1_000 { throw ExportFailed() }  // ten batches already committed
                 try writer.addTile(z: tile.z, x: tile.x, y: tile.y, data: payload(tile))
                 added += 1
             }
-        }) { XCTAssertTrue($0 is ExportFailed) }
-        XCTAssertEqual(added, 1_000)
-        XCTAssertEqual(try directoryListing(), [], "no target, no temporary file left behind")
+        }) { expectTrue($0 is ExportFailed) }
+        expectEqual(added, 1_000)
+        expectEqual(try directoryListing(), [], "no target, no temporary file left behind")
 
         // A writer simply dropped (the caller threw past it) cleans up too.
         do {
             let writer = try MBTilesWriter(path: target)
             try writer.setMetadata(MBTilesMetadata(name: "dropped", format: .png))
             try writer.addTile(z: 0, x: 0, y: 0, data: [0])
-            XCTAssertTrue(FileManager.default.fileExists(atPath: writer.temporaryPath))
+            expectTrue(FileManager.default.fileExists(atPath: writer.temporaryPath))
         }
-        XCTAssertEqual(try directoryListing(), [])
+        expectEqual(try directoryListing(), [])
     }
 
-    func testAFailedWriteKeepsThePreviousFileAndAFinishedOneReplacesIt() throws {
+    @Test func testAFailedWriteKeepsThePreviousFileAndAFinishedOneReplacesIt() throws {
         let target = path("replace.mbtiles")
         try MBTilesWriter.write(to: target) { writer in
             try writer.setMetadata(MBTilesMetadata(name: "first", format: .png))
             try writer.addTile(z: 0, x: 0, y: 0, data: [1])
         }
-        XCTAssertThrowsError(try MBTilesWriter.write(to: target) { writer in
+        expectThrowsError(try MBTilesWriter.write(to: target) { writer in
             try writer.setMetadata(MBTilesMetadata(name: "second", format: .png))
             try writer.addTile(z: 0, x: 0, y: 0, data: [2])
             try writer.addTile(z: 0, x: 0, y: 7, data: [2])  // invalidTile
         })
-        XCTAssertEqual(try MBTilesReader(path: target).metadata()["name"], "first")
-        XCTAssertEqual(try directoryListing(), ["replace.mbtiles"])
+        expectEqual(try MBTilesReader(path: target).metadata()["name"], "first")
+        expectEqual(try directoryListing(), ["replace.mbtiles"])
 
         try MBTilesWriter.write(to: target) { writer in
             try writer.setMetadata(MBTilesMetadata(name: "second", format: .png))
             try writer.addTile(z: 0, x: 0, y: 0, data: [2])
         }
         let reader = try MBTilesReader(path: target)
-        XCTAssertEqual(try reader.metadata()["name"], "second")
-        XCTAssertEqual(try reader.tile(z: 0, x: 0, y: 0), [2])
+        expectEqual(try reader.metadata()["name"], "second")
+        expectEqual(try reader.tile(z: 0, x: 0, y: 0), [2])
     }
 
-    func testRequiredMetadataIsCheckedAtFinish() throws {
+    @Test func testRequiredMetadataIsCheckedAtFinish() throws {
         let target = path("meta.mbtiles")
         let writer = try MBTilesWriter(path: target)
-        XCTAssertThrowsError(try writer.finish()) { XCTAssertEqual(($0 as? MBTilesError)?.description, MBTilesError.missingMetadata("name").description) }
+        expectThrowsError(try writer.finish()) { expectEqual(($0 as? MBTilesError)?.description, MBTilesError.missingMetadata("name").description) }
         try writer.setMetadata("name", "no layers")
         try writer.setMetadata("format", "pbf")
-        XCTAssertThrowsError(try writer.finish()) {
-            guard case .missingMetadata("json") = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try writer.finish()) {
+            guard case .missingMetadata("json") = $0 as? MBTilesError else { return fail("\($0)") }
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        expectFalse(FileManager.default.fileExists(atPath: target))
         try writer.setMetadata("json", MBTilesMetadata(name: "x", format: .pbf).json)
         try writer.setMetadata("name", "renamed")  // a later value replaces the earlier one
         try writer.finish()
         let metadata = try MBTilesReader(path: target).metadata()
-        XCTAssertEqual(metadata["json"], "{\"vector_layers\":[]}")
-        XCTAssertEqual(metadata["name"], "renamed")
-        XCTAssertThrowsError(try writer.addTile(z: 0, x: 0, y: 0, data: [])) {
-            guard case .writerClosed = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectEqual(metadata["json"], "{\"vector_layers\":[]}")
+        expectEqual(metadata["name"], "renamed")
+        expectThrowsError(try writer.addTile(z: 0, x: 0, y: 0, data: [])) {
+            guard case .writerClosed = $0 as? MBTilesError else { return fail("\($0)") }
         }
     }
 
-    func testDuplicateAndImpossibleTilesAreTypedErrors() throws {
+    @Test func testDuplicateAndImpossibleTilesAreTypedErrors() throws {
         let target = path("dup.mbtiles")
         // One tile a batch: the refused duplicate is the first insert of a batch.
         let writer = try MBTilesWriter(path: target, batchSize: 1)
         try writer.setMetadata(MBTilesMetadata(name: "dup", format: .png))
         try writer.addTile(z: 3, x: 1, y: 2, data: [1])
-        XCTAssertThrowsError(try writer.addTile(z: 3, x: 1, y: 2, data: [9])) {
-            guard case .duplicateTile(3, 1, 2) = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try writer.addTile(z: 3, x: 1, y: 2, data: [9])) {
+            guard case .duplicateTile(3, 1, 2) = $0 as? MBTilesError else { return fail("\($0)") }
         }
         try writer.addTile(z: 3, x: 2, y: 2, data: [2])  // still usable after a duplicate
-        XCTAssertEqual(writer.tileCount, 2)
+        expectEqual(writer.tileCount, 2)
         for (z, x, y) in [(-1, 0, 0), (31, 0, 0), (3, 8, 0), (3, 0, -1)] {
-            XCTAssertThrowsError(try writer.addTile(z: z, x: x, y: y, data: [])) {
-                guard case .invalidTile = $0 as? MBTilesError else { return XCTFail("\($0)") }
+            expectThrowsError(try writer.addTile(z: z, x: x, y: y, data: [])) {
+                guard case .invalidTile = $0 as? MBTilesError else { return fail("\($0)") }
             }
         }
         try writer.finish()
         let reader = try MBTilesReader(path: target)
-        XCTAssertEqual(try reader.tile(z: 3, x: 1, y: 2), [1], "the first tile was kept")
-        XCTAssertEqual(try reader.tileCount(), 2)
-        XCTAssertThrowsError(try reader.tile(z: 3, x: 8, y: 0)) {
-            guard case .invalidTile = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectEqual(try reader.tile(z: 3, x: 1, y: 2), [1], "the first tile was kept")
+        expectEqual(try reader.tileCount(), 2)
+        expectThrowsError(try reader.tile(z: 3, x: 8, y: 0)) {
+            guard case .invalidTile = $0 as? MBTilesError else { return fail("\($0)") }
         }
     }
 
-    func testReaderRefusesFilesThatAreNotMBTiles() throws {
+    @Test func testReaderRefusesFilesThatAreNotMBTiles() throws {
         let text = path("notes.mbtiles")
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
-        XCTAssertThrowsError(try MBTilesReader(path: text)) {
-            guard case .notMBTiles = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try MBTilesReader(path: text)) {
+            guard case .notMBTiles = $0 as? MBTilesError else { return fail("\($0)") }
         }
         let other = path("other.sqlite")
         try Database(path: other, mode: .create).execute("CREATE TABLE tiles (x INTEGER)")
-        XCTAssertThrowsError(try MBTilesReader(path: other)) {
-            guard case .notMBTiles = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try MBTilesReader(path: other)) {
+            guard case .notMBTiles = $0 as? MBTilesError else { return fail("\($0)") }
         }
-        XCTAssertThrowsError(try MBTilesReader(path: path("missing.mbtiles"))) {
-            guard case .sqlite = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try MBTilesReader(path: path("missing.mbtiles"))) {
+            guard case .sqlite = $0 as? MBTilesError else { return fail("\($0)") }
         }
-        XCTAssertThrowsError(try MBTilesWriter(path: path("no/such/dir.mbtiles"))) {
-            guard case .file = $0 as? MBTilesError else { return XCTFail("\($0)") }
+        expectThrowsError(try MBTilesWriter(path: path("no/such/dir.mbtiles"))) {
+            guard case .file = $0 as? MBTilesError else { return fail("\($0)") }
         }
     }
 }

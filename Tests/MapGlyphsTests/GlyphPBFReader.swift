@@ -1,4 +1,6 @@
-import XCTest
+import Foundation
+import TestExpectations
+import Testing
 
 /// A reader of MapLibre glyph PBFs for the tests, independent of the writer under test: every
 /// field number and wire type is checked, unknown ones fail the read.

@@ -1,9 +1,11 @@
+import Foundation
 import SeededRandom
-import XCTest
+import TestExpectations
+import Testing
 @testable import MapTiles
 
 /// The grid index answers exactly what a scan of every feature would.
-final class MapFeatureIndexTests: XCTestCase {
+@Suite final class MapFeatureIndexTests {
     /// Features around Ho Chi Minh City: short roads, points, long lines, some polygons, random minZooms.
     private func generated(_ count: Int, seed: UInt64) -> [MapFeature] {
         var rng = SplitMix64(seed: seed)
@@ -53,7 +55,7 @@ final class MapFeatureIndexTests: XCTestCase {
         }
     }
 
-    func testQueriesEqualABruteForceScan() {
+    @Test func testQueriesEqualABruteForceScan() {
         let features = generated(3000, seed: 36)
         let boxes = boxes(features)
         var rng = SplitMix64(seed: 7)
@@ -72,18 +74,18 @@ final class MapFeatureIndexTests: XCTestCase {
                 let tile = TileID(z: z, x: Int(p.x * n), y: Int(p.y * n))!
                 let buffer = [0, 64.0 / 4096, 0.25].randomElement(using: &rng)!
                 let got = index.featureIndices(in: tile, buffer: buffer)
-                XCTAssertEqual(got, bruteForce(features, boxes, tile, buffer: buffer), "tile \(tile) buffer \(buffer) grid \(gridZoom)")
+                expectEqual(got, bruteForce(features, boxes, tile, buffer: buffer), "tile \(tile) buffer \(buffer) grid \(gridZoom)")
                 if !got.isEmpty { nonEmpty += 1 }
             }
-            XCTAssertGreaterThan(nonEmpty, 100)
+            expectGreaterThan(nonEmpty, 100)
             // The whole world at z0 has every feature with minZoom 0.
-            XCTAssertEqual(index.featureIndices(in: TileID(z: 0, x: 0, y: 0)!, buffer: 0), bruteForce(features, boxes, TileID(z: 0, x: 0, y: 0)!, buffer: 0))
+            expectEqual(index.featureIndices(in: TileID(z: 0, x: 0, y: 0)!, buffer: 0), bruteForce(features, boxes, TileID(z: 0, x: 0, y: 0)!, buffer: 0))
         }
     }
 
-    func testLayerNamesAreInFirstAppearanceOrder() {
+    @Test func testLayerNamesAreInFirstAppearanceOrder() {
         let index = MapFeatureIndex(features: generated(50, seed: 1))
-        XCTAssertEqual(Set(index.layerNames), ["l0", "l1", "l2"])
-        XCTAssertEqual(index.layerNames.first, index.features.first?.layer)
+        expectEqual(Set(index.layerNames), ["l0", "l1", "l2"])
+        expectEqual(index.layerNames.first, index.features.first?.layer)
     }
 }

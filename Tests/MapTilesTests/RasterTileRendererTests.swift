@@ -1,7 +1,9 @@
-import XCTest
+import Foundation
+import TestExpectations
+import Testing
 @testable import MapTiles
 
-final class RasterTileRendererTests: XCTestCase {
+@Suite final class RasterTileRendererTests {
     // Tile 14/13048/7698 holds central Ho Chi Minh City; its world box is 1/16384 wide.
     let tile = TileID(z: 14, x: 13048, y: 7698)!
     let background = RGBAColor(rgb: 0xF8F4F0)
@@ -27,26 +29,26 @@ final class RasterTileRendererTests: XCTestCase {
                    properties: [MapProperty("class", roadClass)])
     }
 
-    func testPNGHeaderAndAHorizontalLineCrossesTheMiddle() throws {
+    @Test func testPNGHeaderAndAHorizontalLineCrossesTheMiddle() throws {
         let png = try RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(), scale: 1)
         // Signature, then IHDR with width and height 256 (big-endian at bytes 16…23).
-        XCTAssertEqual(Array(png[0..<8]), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        XCTAssertEqual(String(decoding: png[12..<16], as: UTF8.self), "IHDR")
-        XCTAssertEqual(Array(png[16..<24]), [0, 0, 1, 0, 0, 0, 1, 0])
+        expectEqual(Array(png[0..<8]), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        expectEqual(String(decoding: png[12..<16], as: UTF8.self), "IHDR")
+        expectEqual(Array(png[16..<24]), [0, 0, 1, 0, 0, 0, 1, 0])
         let image = try PNGImage(decoding: png)
-        XCTAssertEqual(image.width, 256)
-        XCTAssertEqual(image.height, 256)
-        XCTAssertFalse(image.hasAlpha, "an opaque background gives an RGB PNG")
+        expectEqual(image.width, 256)
+        expectEqual(image.height, 256)
+        expectFalse(image.hasAlpha, "an opaque background gives an RGB PNG")
         // Width at z14: 2 + (16 − 2)·4/8 = 9 px, centred on row 128.
-        XCTAssertEqual(image.pixel(x: 128, y: 128), road)
-        XCTAssertEqual(image.pixel(x: 0, y: 128), road, "the line reaches the tile's edge")
-        XCTAssertEqual(image.pixel(x: 128, y: 124), road)
-        XCTAssertEqual(image.pixel(x: 128, y: 118), background)
-        XCTAssertEqual(image.pixel(x: 0, y: 0), background)
-        XCTAssertEqual(image.pixel(x: 255, y: 255), background)
+        expectEqual(image.pixel(x: 128, y: 128), road)
+        expectEqual(image.pixel(x: 0, y: 128), road, "the line reaches the tile's edge")
+        expectEqual(image.pixel(x: 128, y: 124), road)
+        expectEqual(image.pixel(x: 128, y: 118), background)
+        expectEqual(image.pixel(x: 0, y: 0), background)
+        expectEqual(image.pixel(x: 255, y: 255), background)
     }
 
-    func testTransparentBackgroundGivesStraightAlpha() throws {
+    @Test func testTransparentBackgroundGivesStraightAlpha() throws {
         var paint = roadPaint()
         paint.background = .transparent
         paint.rules.append(RasterRule(sourceLayer: "roads", filter: .oneOf(key: "class", values: [.int(2)]),
@@ -55,33 +57,33 @@ final class RasterTileRendererTests: XCTestCase {
         let vertical = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[world(0.25, -0.1), world(0.25, 1.1)]]),
                                   properties: [MapProperty("class", .int(2))])
         let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [horizontalRoad(), vertical], paint: paint, scale: 1))
-        XCTAssertTrue(image.hasAlpha)
-        XCTAssertEqual(image.pixel(x: 0, y: 0)?.alpha, 0)
-        XCTAssertEqual(image.pixel(x: 200, y: 128), road, "opaque line on a transparent tile keeps its colour")
-        let halfBlue = try XCTUnwrap(image.pixel(x: 64, y: 40))
-        XCTAssertEqual(Int(halfBlue.alpha), 128, accuracy: 1)
-        XCTAssertEqual(halfBlue.blue, 255, "colour written unpremultiplied")
-        XCTAssertEqual(halfBlue.red, 0)
+        expectTrue(image.hasAlpha)
+        expectEqual(image.pixel(x: 0, y: 0)?.alpha, 0)
+        expectEqual(image.pixel(x: 200, y: 128), road, "opaque line on a transparent tile keeps its colour")
+        let halfBlue = try unwrap(image.pixel(x: 64, y: 40))
+        expectEqual(Int(halfBlue.alpha), 128, accuracy: 1)
+        expectEqual(halfBlue.blue, 255, "colour written unpremultiplied")
+        expectEqual(halfBlue.red, 0)
     }
 
-    func testFilterKeepsOnlyMatchingTypedValues() throws {
+    @Test func testFilterKeepsOnlyMatchingTypedValues() throws {
         // "1" (a string) is not 1 (an integer).
         let png = try RasterTileRenderer().render(tile: tile, features: [horizontalRoad(roadClass: .string("1"))], paint: roadPaint(), scale: 1)
-        XCTAssertEqual(try PNGImage(decoding: png).pixel(x: 128, y: 128), background)
+        expectEqual(try PNGImage(decoding: png).pixel(x: 128, y: 128), background)
     }
 
-    func testMinimumZoomHidesARuleAndAFeature() throws {
+    @Test func testMinimumZoomHidesARuleAndAFeature() throws {
         let hidden = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(minZoom: 15), scale: 1))
-        XCTAssertEqual(hidden.pixel(x: 128, y: 128), background)
+        expectEqual(hidden.pixel(x: 128, y: 128), background)
         var lateRoad = horizontalRoad()
         lateRoad.minZoom = 15
         let alsoHidden = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [lateRoad], paint: roadPaint(), scale: 1))
-        XCTAssertEqual(alsoHidden.pixel(x: 128, y: 128), background)
+        expectEqual(alsoHidden.pixel(x: 128, y: 128), background)
         let shown = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(minZoom: 14), scale: 1))
-        XCTAssertEqual(shown.pixel(x: 128, y: 128), road)
+        expectEqual(shown.pixel(x: 128, y: 128), road)
     }
 
-    func testPolygonFillWithHoleAndOutline() throws {
+    @Test func testPolygonFillWithHoleAndOutline() throws {
         let outline = RGBAColor(rgb: 0x102030)
         // A square from 25 % to 75 % of the tile with a hole from 40 % to 60 %, holes given in the same
         // orientation as the exterior (the renderer orients them itself).
@@ -92,14 +94,14 @@ final class RasterTileRendererTests: XCTestCase {
             RasterRule(sourceLayer: "landuse", drawing: .fill(RasterFill(color: park, outline: outline, outlineWidth: 2))),
         ])
         let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [feature], paint: paint, scale: 1))
-        XCTAssertEqual(image.pixel(x: 80, y: 80), park)
-        XCTAssertEqual(image.pixel(x: 180, y: 170), park)
-        XCTAssertEqual(image.pixel(x: 128, y: 128), background, "the hole stays empty")
-        XCTAssertEqual(image.pixel(x: 30, y: 30), background)
-        XCTAssertEqual(image.pixel(x: 64, y: 128), outline, "outline on the exterior's west edge (x = 64)")
+        expectEqual(image.pixel(x: 80, y: 80), park)
+        expectEqual(image.pixel(x: 180, y: 170), park)
+        expectEqual(image.pixel(x: 128, y: 128), background, "the hole stays empty")
+        expectEqual(image.pixel(x: 30, y: 30), background)
+        expectEqual(image.pixel(x: 64, y: 128), outline, "outline on the exterior's west edge (x = 64)")
     }
 
-    func testHugePolygonAtDeepZoomFillsTheTile() throws {
+    @Test func testHugePolygonAtDeepZoomFillsTheTile() throws {
         // A polygon covering a whole z2 tile, drawn at z20: its vertices are millions of pixels away.
         let deep = TileID(z: 20, x: 834_000, y: 492_700)!
         let ring = [WorldPoint(x: 0.5, y: 0.25), WorldPoint(x: 1, y: 0.25), WorldPoint(x: 1, y: 0.5), WorldPoint(x: 0.5, y: 0.5)]
@@ -111,38 +113,38 @@ final class RasterTileRendererTests: XCTestCase {
         ])
         let features = [MapFeature(layer: "landuse", minZoom: 0, geometry: .polygons([[ring]]), properties: []), line]
         let image = try PNGImage(decoding: RasterTileRenderer().render(tile: deep, features: features, paint: paint, scale: 1))
-        XCTAssertEqual(image.pixel(x: 0, y: 0), park)
-        XCTAssertEqual(image.pixel(x: 255, y: 255), park)
-        XCTAssertEqual(image.pixel(x: 128, y: 128), park, "the far line's nearly vertical span misses the middle")
+        expectEqual(image.pixel(x: 0, y: 0), park)
+        expectEqual(image.pixel(x: 255, y: 255), park)
+        expectEqual(image.pixel(x: 128, y: 128), park, "the far line's nearly vertical span misses the middle")
     }
 
-    func testScaleTwoIsTheSamePictureAt512() throws {
+    @Test func testScaleTwoIsTheSamePictureAt512() throws {
         let outer = [world(0.1, 0.1), world(0.3, 0.1), world(0.3, 0.3), world(0.1, 0.3)]
         let features = [horizontalRoad(), MapFeature(layer: "landuse", minZoom: 0, geometry: .polygons([[outer]]), properties: [])]
         var paint = roadPaint()
         paint.rules.insert(RasterRule(sourceLayer: "landuse", drawing: .fill(RasterFill(color: park))), at: 0)
         let png = try RasterTileRenderer().render(tile: tile, features: features, paint: paint, scale: 2)
-        XCTAssertEqual(Array(png[16..<24]), [0, 0, 2, 0, 0, 0, 2, 0], "IHDR 512 × 512")
+        expectEqual(Array(png[16..<24]), [0, 0, 2, 0, 0, 0, 2, 0], "IHDR 512 × 512")
         let small = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: features, paint: paint, scale: 1))
         let large = try PNGImage(decoding: png)
-        XCTAssertEqual(large.width, 512)
-        XCTAssertEqual(large.height, 512)
+        expectEqual(large.width, 512)
+        expectEqual(large.height, 512)
         // Away from edges (antialiasing differs there) every sampled pixel matches its 1x counterpart.
         var compared = 0
         for y in stride(from: 2, to: 256, by: 6) {
             for x in stride(from: 2, to: 256, by: 6) {
                 let a = small.pixel(x: x, y: y)
                 guard a == small.pixel(x: x - 1, y: y - 1), a == small.pixel(x: x + 1, y: y + 1) else { continue }
-                XCTAssertEqual(large.pixel(x: 2 * x, y: 2 * y), a, "pixel (\(x), \(y))")
+                expectEqual(large.pixel(x: 2 * x, y: 2 * y), a, "pixel (\(x), \(y))")
                 compared += 1
             }
         }
-        XCTAssertGreaterThan(compared, 1500)
-        XCTAssertEqual(large.pixel(x: 256, y: 256), road)
-        XCTAssertEqual(large.pixel(x: 100, y: 100), park)
+        expectGreaterThan(compared, 1500)
+        expectEqual(large.pixel(x: 256, y: 256), road)
+        expectEqual(large.pixel(x: 100, y: 100), park)
     }
 
-    func testCasingIsDrawnUnderEveryLine() throws {
+    @Test func testCasingIsDrawnUnderEveryLine() throws {
         let casing = RGBAColor(rgb: 0x202020)
         let minor = RGBAColor(rgb: 0xFFFFFF)
         // A minor road (north–south) drawn after a major cased one: the major's casing must not cut it.
@@ -155,14 +157,14 @@ final class RasterTileRendererTests: XCTestCase {
         let vertical = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[world(0.5, -0.1), world(0.5, 1.1)]]),
                                   properties: [MapProperty("class", .int(2))])
         let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [horizontalRoad(), vertical], paint: paint, scale: 1))
-        XCTAssertEqual(image.pixel(x: 60, y: 128), road)
-        XCTAssertEqual(image.pixel(x: 60, y: 121), casing, "casing 3 px beyond the 10-px line")
-        XCTAssertEqual(image.pixel(x: 128, y: 128), minor, "the later rule's line crosses on top")
-        XCTAssertEqual(image.pixel(x: 128, y: 60), minor)
-        XCTAssertEqual(image.pixel(x: 125, y: 60), casing)
+        expectEqual(image.pixel(x: 60, y: 128), road)
+        expectEqual(image.pixel(x: 60, y: 121), casing, "casing 3 px beyond the 10-px line")
+        expectEqual(image.pixel(x: 128, y: 128), minor, "the later rule's line crosses on top")
+        expectEqual(image.pixel(x: 128, y: 60), minor)
+        expectEqual(image.pixel(x: 125, y: 60), casing)
     }
 
-    func testCirclesAndLabelsWithCollision() throws {
+    @Test func testCirclesAndLabelsWithCollision() throws {
         let dot = RGBAColor(rgb: 0x1060C0)
         let text = RGBAColor(rgb: 0x000000)
         let paint = RasterPaint(background: background, rules: [
@@ -175,21 +177,21 @@ final class RasterTileRendererTests: XCTestCase {
         let renderer = RasterTileRenderer()
         let both = try PNGImage(decoding: renderer.render(tile: tile, features: [first, second], paint: paint, scale: 1))
         let alone = try PNGImage(decoding: renderer.render(tile: tile, features: [first], paint: paint, scale: 1))
-        XCTAssertEqual(both.pixel(x: 128, y: 77), dot, "circle centre at 30 % of 256")
-        XCTAssertEqual(both.rgba, alone.rgba, "the overlapping second label is skipped")
+        expectEqual(both.pixel(x: 128, y: 77), dot, "circle centre at 30 % of 256")
+        expectEqual(both.rgba, alone.rgba, "the overlapping second label is skipped")
         // The label row (16 px below the circle) has dark text pixels.
         var dark = 0
         for y in 84...104 { for x in 60...196 where both.pixel(x: x, y: y)?.blue ?? 255 < 80 { dark += 1 } }
-        XCTAssertGreaterThan(dark, 40, "text drawn below the circle")
+        expectGreaterThan(dark, 40, "text drawn below the circle")
         // A label that cannot fit inside the tile is not drawn.
         let edge = MapFeature(layer: "poi", minZoom: 0, geometry: .points([world(0.01, 0.9)]), properties: [MapProperty("name", .string("Bến Nghé"))])
         let cut = try PNGImage(decoding: renderer.render(tile: tile, features: [edge], paint: paint, scale: 1))
         var textPixels = 0
         for y in 230...256 - 1 { for x in 0..<60 where cut.pixel(x: x, y: y)?.blue ?? 255 < 80 { textPixels += 1 } }
-        XCTAssertEqual(textPixels, 0)
+        expectEqual(textPixels, 0)
     }
 
-    func testNonsenseNumbersDrawNothingOrSomethingBoundedButNeverFail() throws {
+    @Test func testNonsenseNumbersDrawNothingOrSomethingBoundedButNeverFail() throws {
         let nan = WorldPoint(x: .nan, y: 0.5)
         let broken = MapFeature(layer: "roads", minZoom: 0, geometry: .lines([[nan, world(0.5, 0.2), WorldPoint(x: .infinity, y: 0)]]),
                                 properties: [MapProperty("class", .int(1))])
@@ -203,12 +205,12 @@ final class RasterTileRendererTests: XCTestCase {
         ])
         let image = try PNGImage(decoding: RasterTileRenderer().render(tile: tile, features: [broken, brokenPolygon, horizontalRoad()],
                                                                        paint: paint, scale: 1))
-        XCTAssertEqual(image.pixel(x: 128, y: 128), road, "the good road is drawn, solid")
-        XCTAssertEqual(image.pixel(x: 131, y: 128), road)
-        XCTAssertEqual(image.pixel(x: 10, y: 240), background)
+        expectEqual(image.pixel(x: 128, y: 128), road, "the good road is drawn, solid")
+        expectEqual(image.pixel(x: 131, y: 128), road)
+        expectEqual(image.pixel(x: 10, y: 240), background)
     }
 
-    func testAStreetOfManyEdgesIsNamedOncePerHalfTile() throws {
+    @Test func testAStreetOfManyEdgesIsNamedOncePerHalfTile() throws {
         let paint = RasterPaint(background: background, rules: [
             RasterRule(sourceLayer: "roads", drawing: .label(RasterLabel(textKey: "name", size: 12, color: .black))),
         ])
@@ -219,21 +221,21 @@ final class RasterTileRendererTests: XCTestCase {
         let renderer = RasterTileRenderer()
         let first = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi")], paint: paint, scale: 1))
         let both = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi"), edge(0.45, 0.9, "Lê Lợi")], paint: paint, scale: 1))
-        XCTAssertTrue(first.rgba.contains(0), "the first edge's label is drawn in black")
-        XCTAssertEqual(both.rgba, first.rgba)
+        expectTrue(first.rgba.contains(0), "the first edge's label is drawn in black")
+        expectEqual(both.rgba, first.rgba)
         // A second edge of another name is labelled.
         let other = try PNGImage(decoding: renderer.render(tile: tile, features: [edge(0.0, 0.45, "Lê Lợi"), edge(0.45, 0.9, "Pasteur")], paint: paint, scale: 1))
-        XCTAssertNotEqual(other.rgba, first.rgba)
+        expectNotEqual(other.rgba, first.rgba)
     }
 
-    func testBadScaleIsATypedError() {
-        XCTAssertThrowsError(try RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(), scale: 3)) { error in
-            XCTAssertEqual(error as? RasterTileError, .unsupportedScale(3))
+    @Test func testBadScaleIsATypedError() {
+        expectThrowsError(try RasterTileRenderer().render(tile: tile, features: [horizontalRoad()], paint: roadPaint(), scale: 3)) { error in
+            expectEqual(error as? RasterTileError, .unsupportedScale(3))
         }
-        XCTAssertThrowsError(try RasterTileRenderer().render(tile: tile, features: [MapFeature](), paint: roadPaint(), scale: 0))
+        expectThrowsError(try RasterTileRenderer().render(tile: tile, features: [MapFeature](), paint: roadPaint(), scale: 0))
     }
 
-    func testSameBytesTwiceAndFromManyThreads() throws {
+    @Test func testSameBytesTwiceAndFromManyThreads() throws {
         let paint = RasterPaint(background: background, rules: roadPaint().rules + [
             RasterRule(sourceLayer: "roads", drawing: .label(RasterLabel(textKey: "name", size: 12, color: .black, halo: .white))),
         ])
@@ -241,20 +243,20 @@ final class RasterTileRendererTests: XCTestCase {
         named.properties.append(MapProperty("name", .string("Đường Lê Lợi")))
         let renderer = RasterTileRenderer()
         let reference = try renderer.render(tile: tile, features: [named], paint: paint, scale: 2)
-        XCTAssertEqual(try renderer.render(tile: tile, features: [named], paint: paint, scale: 2), reference)
+        expectEqual(try renderer.render(tile: tile, features: [named], paint: paint, scale: 2), reference)
         let results = ResultBox(count: 16)
         let (tile, features) = (self.tile, [named])
         DispatchQueue.concurrentPerform(iterations: 16) { i in
             results.set(i, try? renderer.render(tile: tile, features: features, paint: paint, scale: 2))
         }
-        for i in 0..<16 { XCTAssertEqual(results.get(i), reference, "thread result \(i)") }
+        for i in 0..<16 { expectEqual(results.get(i), reference, "thread result \(i)") }
     }
 
-    func testLabelTextOfTypedValues() {
-        XCTAssertEqual(RasterTileRenderer.labelText(.string("  Quận 1 ")), "Quận 1")
-        XCTAssertEqual(RasterTileRenderer.labelText(.int(22)), "22")
-        XCTAssertEqual(RasterTileRenderer.labelText(.double(12.0)), "12")
-        XCTAssertNil(RasterTileRenderer.labelText(.bool(true)))
+    @Test func testLabelTextOfTypedValues() {
+        expectEqual(RasterTileRenderer.labelText(.string("  Quận 1 ")), "Quận 1")
+        expectEqual(RasterTileRenderer.labelText(.int(22)), "22")
+        expectEqual(RasterTileRenderer.labelText(.double(12.0)), "12")
+        expectNil(RasterTileRenderer.labelText(.bool(true)))
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
-import XCTest
+import TestExpectations
+import Testing
 import MapTiles
 
 /// `VectorTileReader` on malformed bytes: every defect is a typed error, never a trap, and counts are
 /// bounded by the bytes that hold them.
-final class VectorTileReaderTests: XCTestCase {
+@Suite final class VectorTileReaderTests {
     /// A protobuf varint.
     private func varint(_ v: UInt64) -> [UInt8] {
         var v = v, out: [UInt8] = []
@@ -24,55 +25,55 @@ final class VectorTileReaderTests: XCTestCase {
         do { _ = try VectorTileReader(Data(bytes)); return nil } catch { return error }
     }
 
-    func testAWellFormedHandWrittenTileReadsBack() throws {
+    @Test func testAWellFormedHandWrittenTileReadsBack() throws {
         // A line (MoveTo 10,10; LineTo +5,0) with name "Bến Thành" (string) and class 3 (sint 6).
         let feature = varint(1 << 3) + varint(7) + field(2, packed([0, 0, 1, 1])) + varint(3 << 3) + varint(2)
             + field(4, packed([9, 20, 20, 10, 10, 0]))
         let bytes = layer([feature], keys: ["name", "class"], values: [field(1, Array("Bến Thành".utf8)), varint(6 << 3) + varint(6)])
         let tile = try VectorTileReader(Data(bytes))
-        let f = try XCTUnwrap(tile[layer: "l"]?.features.first)
-        XCTAssertEqual(f.id, 7)
-        XCTAssertEqual(f.type, .lineString)
-        XCTAssertEqual(f["name"], .string("Bến Thành"))
-        XCTAssertEqual(f["class"], .int(3))
-        XCTAssertEqual(f.parts, [[.init(x: 10, y: 10), .init(x: 15, y: 10)]])
-        XCTAssertEqual(try VectorTileReader(Data()).layers.count, 0, "no bytes: a tile with no layers")
+        let f = try unwrap(tile[layer: "l"]?.features.first)
+        expectEqual(f.id, 7)
+        expectEqual(f.type, .lineString)
+        expectEqual(f["name"], .string("Bến Thành"))
+        expectEqual(f["class"], .int(3))
+        expectEqual(f.parts, [[.init(x: 10, y: 10), .init(x: 15, y: 10)]])
+        expectEqual(try VectorTileReader(Data()).layers.count, 0, "no bytes: a tile with no layers")
     }
 
-    func testMalformedBytesAreTypedErrors() {
-        XCTAssertEqual(decodeError([0x1A]), .truncated, "a layer tag with no length")
-        XCTAssertEqual(decodeError([0x1A] + varint(1 << 40)), .truncated, "a length past the end, not an allocation")
-        XCTAssertEqual(decodeError([0x1A] + Array(repeating: 0xFF, count: 12) + [0x01]), .overlongVarint)
-        XCTAssertEqual(decodeError([0x1B]), .badWireType(3))
-        XCTAssertEqual(decodeError(field(3, field(1, Array("l".utf8)))), .missing("layer version"))
+    @Test func testMalformedBytesAreTypedErrors() {
+        expectEqual(decodeError([0x1A]), .truncated, "a layer tag with no length")
+        expectEqual(decodeError([0x1A] + varint(1 << 40)), .truncated, "a length past the end, not an allocation")
+        expectEqual(decodeError([0x1A] + Array(repeating: 0xFF, count: 12) + [0x01]), .overlongVarint)
+        expectEqual(decodeError([0x1B]), .badWireType(3))
+        expectEqual(decodeError(field(3, field(1, Array("l".utf8)))), .missing("layer version"))
         // A MoveTo claiming 2^28 − 1 points with two words behind it.
         let huge = varint(3 << 3) + varint(1) + field(4, packed([(UInt32.max >> 3) << 3 | 1, 2, 2]))
-        XCTAssertEqual(decodeError(layer([huge])), .truncated)
+        expectEqual(decodeError(layer([huge])), .truncated)
         let zeroLine = varint(3 << 3) + varint(2) + field(4, packed([9, 2, 2, 10, 0, 0]))
-        XCTAssertEqual(decodeError(layer([zeroLine])), .badCommand(10), "a zero-length LineTo")
+        expectEqual(decodeError(layer([zeroLine])), .badCommand(10), "a zero-length LineTo")
         let closeOnLine = varint(3 << 3) + varint(2) + field(4, packed([9, 2, 2, 10, 4, 4, 15]))
-        XCTAssertEqual(decodeError(layer([closeOnLine])), .badCommand(15))
+        expectEqual(decodeError(layer([closeOnLine])), .badCommand(15))
         let oddTags = varint(3 << 3) + varint(1) + field(2, packed([0])) + field(4, packed([9, 2, 2]))
-        XCTAssertEqual(decodeError(layer([oddTags], keys: ["k"], values: [varint(7 << 3) + [1]])), .badTags)
+        expectEqual(decodeError(layer([oddTags], keys: ["k"], values: [varint(7 << 3) + [1]])), .badTags)
         let pastTable = varint(3 << 3) + varint(1) + field(2, packed([0, 5])) + field(4, packed([9, 2, 2]))
-        XCTAssertEqual(decodeError(layer([pastTable], keys: ["k"], values: [varint(7 << 3) + [1]])), .badTags)
+        expectEqual(decodeError(layer([pastTable], keys: ["k"], values: [varint(7 << 3) + [1]])), .badTags)
         let badType = varint(3 << 3) + varint(9)
-        XCTAssertEqual(decodeError(layer([badType])), .badGeometryType(9))
-        XCTAssertEqual(decodeError(layer([], keys: ["k"], values: [varint(9 << 3) + [1]])), .badValue)
-        XCTAssertEqual(decodeError(layer([], keys: ["k"], values: [varint(5 << 3) + varint(UInt64.max)])), .badValue)
+        expectEqual(decodeError(layer([badType])), .badGeometryType(9))
+        expectEqual(decodeError(layer([], keys: ["k"], values: [varint(9 << 3) + [1]])), .badValue)
+        expectEqual(decodeError(layer([], keys: ["k"], values: [varint(5 << 3) + varint(UInt64.max)])), .badValue)
     }
 
-    func testTruncationsAndBitFlipsOfARealTileNeverTrap() throws {
+    @Test func testTruncationsAndBitFlipsOfARealTileNeverTrap() throws {
         let feature = MapFeature(id: 1, layer: "roads", minZoom: 0, geometry: .lines([[WorldPoint(x: 0.1, y: 0.1), WorldPoint(x: 0.9, y: 0.8)]]),
                                  properties: [MapProperty("name", .string("Lê Lợi")), MapProperty("class", .int(2))])
         let data = VectorTileBuilder(index: MapFeatureIndex(features: [feature]), maxZoom: 0).tile(TileID(z: 0, x: 0, y: 0)!).data
-        XCTAssertFalse(data.isEmpty)
-        XCTAssertNoThrow(try VectorTileReader(data))
+        expectFalse(data.isEmpty)
+        expectNoThrow(try VectorTileReader(data))
         var errors = 0
         for cut in 0..<data.count {
             do { _ = try VectorTileReader(data.prefix(cut)) } catch { errors += 1 }
         }
-        XCTAssertGreaterThan(errors, data.count / 2, "most truncations are noticed")
+        expectGreaterThan(errors, data.count / 2, "most truncations are noticed")
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<2000 {
             state = state &* 6364136223846793005 &+ 1442695040888963407

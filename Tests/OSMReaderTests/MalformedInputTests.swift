@@ -1,15 +1,16 @@
 import Foundation
 import OSMReader
 import SeededRandom
-import XCTest
+import TestExpectations
+import Testing
 
 /// Damaged real files must fail with a typed error naming the file and position — never
 /// crash, hang, or succeed silently.
-final class MalformedInputTests: XCTestCase {
+@Suite final class MalformedInputTests {
     private var scratch: URL!
 
-    override func setUpWithError() throws { scratch = try makeScratchDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    init() throws { scratch = try makeScratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: scratch) }
 
     private func write(_ bytes: some Collection<UInt8>, _ name: String) throws -> URL {
         let url = scratch.appendingPathComponent(name)
@@ -23,7 +24,7 @@ final class MalformedInputTests: XCTestCase {
             try OSMReader.read(url, handler: &stats)
             return nil
         } catch {
-            XCTAssertTrue(error.description.contains(url.lastPathComponent), error.description)
+            expectTrue(error.description.contains(url.lastPathComponent), error.description)
             return error
         }
     }
@@ -58,60 +59,60 @@ final class MalformedInputTests: XCTestCase {
         return offsets
     }
 
-    func testTruncatedPBF() throws {
+    @Test func testTruncatedPBF() throws {
         let pbf = try [UInt8](Data(contentsOf: OSMFixtures.hcmcPBF))
         let offsets = blobOffsets(pbf)
-        XCTAssertGreaterThan(offsets.count, 40)
+        expectGreaterThan(offsets.count, 40)
 
         // Cut inside a data blob, inside a BlobHeader, inside a length prefix.
         for (cut, blob) in [(offsets[5] + 1_000, 5), (offsets[7] + 8, 7), (offsets[9] + 2, 9), (60, 0)] {
             let error = readError(try write(pbf.prefix(cut), "cut-\(cut).osm.pbf"))
             guard case let .malformedPBF(_, blobIndex, offset, reason) = error else {
-                XCTFail("cut at \(cut): \(String(describing: error))")
+                fail("cut at \(cut): \(String(describing: error))")
                 continue
             }
-            XCTAssertEqual(blobIndex, blob)
-            XCTAssertEqual(offset, offsets[blob])
-            XCTAssertTrue(reason.contains("truncated"), reason)
+            expectEqual(blobIndex, blob)
+            expectEqual(offset, offsets[blob])
+            expectTrue(reason.contains("truncated"), reason)
         }
         // Too short to recognise.
-        XCTAssertEqual(readError(try write(pbf.prefix(3), "tiny.osm.pbf")),
+        expectEqual(readError(try write(pbf.prefix(3), "tiny.osm.pbf")),
                        .unrecognizedFormat(path: scratch.appendingPathComponent("tiny.osm.pbf").path))
     }
 
-    func testCorruptedZlibBlock() throws {
+    @Test func testCorruptedZlibBlock() throws {
         var pbf = try [UInt8](Data(contentsOf: OSMFixtures.hcmcPBF))
         let offsets = blobOffsets(pbf)
         for i in offsets[3] + 300 ..< offsets[3] + 600 { pbf[i] ^= 0x5A }
         let error = readError(try write(pbf, "corrupt.osm.pbf"))
         guard case let .malformedPBF(_, blobIndex, offset, reason) = error else {
-            return XCTFail(String(describing: error))
+            return fail(String(describing: error))
         }
-        XCTAssertEqual(blobIndex, 3)
-        XCTAssertEqual(offset, offsets[3])
-        XCTAssertTrue(reason.contains("zlib"), reason)
+        expectEqual(blobIndex, 3)
+        expectEqual(offset, offsets[3])
+        expectTrue(reason.contains("zlib"), reason)
     }
 
-    func testAbsurdBlobSize() throws {
+    @Test func testAbsurdBlobSize() throws {
         var pbf = try [UInt8](Data(contentsOf: OSMFixtures.hcmcPBF).prefix(200))
         let second = blobOffsets(pbf)[1]
         // The second BlobHeader: 0A 07 "OSMData" 18 <datasize varint> → 2 GiB.
         pbf.replaceSubrange(second + 4 ..< pbf.count, with: [0x0A, 0x07] + Array("OSMData".utf8) + [0x18, 0x80, 0x80, 0x80, 0x80, 0x08])
         pbf.replaceSubrange(second ..< second + 4, with: [0, 0, 0, 15])
         let error = readError(try write(pbf, "huge.osm.pbf"))
-        guard case let .malformedPBF(_, 1, _, reason) = error else { return XCTFail(String(describing: error)) }
-        XCTAssertTrue(reason.contains("Blob size 2147483648"), reason)
+        guard case let .malformedPBF(_, 1, _, reason) = error else { return fail(String(describing: error)) }
+        expectTrue(reason.contains("Blob size 2147483648"), reason)
     }
 
-    func testRandomBytes() throws {
+    @Test func testRandomBytes() throws {
         var generator = SplitMix64(seed: 2018)
         let random = (0 ..< 100_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
-        XCTAssertEqual(readError(try write(random, "random.bin")),
+        expectEqual(readError(try write(random, "random.bin")),
                        .unrecognizedFormat(path: scratch.appendingPathComponent("random.bin").path))
     }
 
     /// Random damage after a valid header: any outcome but a crash or a hang is fine.
-    func testRandomlyDamagedPBFNeverCrashes() throws {
+    @Test func testRandomlyDamagedPBFNeverCrashes() throws {
         let pbf = try [UInt8](Data(contentsOf: OSMFixtures.hcmcPBF))
         let offsets = blobOffsets(pbf)
         let prefix = Array(pbf.prefix(offsets[3]))  // header + two data blobs
@@ -125,18 +126,18 @@ final class MalformedInputTests: XCTestCase {
             }
             if readError(try write(damaged, "damaged.osm.pbf")) != nil { failures += 1 }
         }
-        XCTAssertGreaterThan(failures, 30, "zlib's adler32 catches nearly all damage")
+        expectGreaterThan(failures, 30, "zlib's adler32 catches nearly all damage")
     }
 
-    func testTruncatedXML() throws {
+    @Test func testTruncatedXML() throws {
         let xml = try [UInt8](Data(contentsOf: OSMFixtures.hcmcQ1Q3XML))
         let error = readError(try write(xml.prefix(xml.count / 2), "cut.osm"))
-        guard case let .malformedXML(_, line, _) = error else { return XCTFail(String(describing: error)) }
+        guard case let .malformedXML(_, line, _) = error else { return fail(String(describing: error)) }
         let lines = xml.prefix(xml.count / 2).filter { $0 == 0x0A }.count
-        XCTAssertEqual(line, lines + 1, accuracy: 1)
+        expectEqual(line, lines + 1, accuracy: 1)
     }
 
-    func testBrokenXMLReportsLine() throws {
+    @Test func testBrokenXMLReportsLine() throws {
         let broken = """
             <?xml version="1.0" encoding="UTF-8"?>
             <osm version="0.6">
@@ -147,9 +148,9 @@ final class MalformedInputTests: XCTestCase {
             </osm>
             """
         guard case let .malformedXML(_, line, _) = readError(try write(Array(broken.utf8), "broken.osm")) else {
-            return XCTFail()
+            return fail()
         }
-        XCTAssertEqual(line, 6)
+        expectEqual(line, 6)
 
         let badAttribute = """
             <osm version="0.6">
@@ -157,15 +158,15 @@ final class MalformedInputTests: XCTestCase {
             </osm>
             """
         guard case let .malformedXML(_, line, reason) = readError(try write(Array(badAttribute.utf8), "bad.osm")) else {
-            return XCTFail()
+            return fail()
         }
-        XCTAssertEqual(line, 2)
-        XCTAssertTrue(reason.contains("lat"), reason)
+        expectEqual(line, 2)
+        expectTrue(reason.contains("lat"), reason)
     }
 
-    func testMissingFile() {
+    @Test func testMissingFile() {
         let error = readError(scratch.appendingPathComponent("absent.osm"))
-        guard case .io = error else { return XCTFail(String(describing: error)) }
+        guard case .io = error else { return fail(String(describing: error)) }
     }
 }
 

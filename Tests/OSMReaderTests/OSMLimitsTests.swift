@@ -1,15 +1,16 @@
 import Foundation
 import OSMReader
-import XCTest
+import TestExpectations
+import Testing
 
 /// Elements beyond what OpenStreetMap allows (`OSMLimits`: 2,000 nodes a way, 32,000 members a
 /// relation, 255-character keys, values and roles, 5,000 tags) are refused naming the element;
 /// elements at the limits are read. A PBF way's size is reported without the way being held.
-final class OSMLimitsTests: XCTestCase {
+@Suite final class OSMLimitsTests {
     private var scratch: URL!
 
-    override func setUpWithError() throws { scratch = try makeScratchDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    init() throws { scratch = try makeScratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: scratch) }
     private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
 
@@ -20,30 +21,30 @@ final class OSMLimitsTests: XCTestCase {
         return url
     }
 
-    private func assertRefused(_ url: URL, element: String, _ fragment: String, line: UInt = #line) {
+    private func assertRefused(_ url: URL, element: String, _ fragment: String, line: Int = #line) {
         guard case let .refusedElement(path, _, refused, reason) = refusal(url) else {
-            return XCTFail("\(url.lastPathComponent): \(String(describing: refusal(url)))", line: line)
+            return fail("\(url.lastPathComponent): \(String(describing: refusal(url)))", line: line)
         }
-        XCTAssertEqual(path, url.path, line: line)
-        XCTAssertEqual(refused, element, line: line)
-        XCTAssertTrue(reason.contains(fragment), reason, line: line)
+        expectEqual(path, url.path, line: line)
+        expectEqual(refused, element, line: line)
+        expectTrue(reason.contains(fragment), reason, line: line)
     }
 
-    func testXMLElementsBeyondTheLimitsAreRefused() throws {
+    @Test func testXMLElementsBeyondTheLimitsAreRefused() throws {
         func way(_ nodes: Int) -> String {
             " <way id=\"5\">" + (0..<nodes).map { "<nd ref=\"\($0 % 2 + 1)\"/>" }.joined() + "<tag k=\"highway\" v=\"service\"/></way>"
         }
-        XCTAssertNil(refusal(try xml("2000.osm", way(2_000))))
+        expectNil(refusal(try xml("2000.osm", way(2_000))))
         assertRefused(try xml("2001.osm", way(2_001)), element: "way 5", "has more than 2000 nodes; OpenStreetMap allows at most 2000")
 
         func relation(_ members: Int) -> String {
             " <relation id=\"9\">" + String(repeating: "<member type=\"way\" ref=\"5\" role=\"outer\"/>", count: members) + "</relation>"
         }
-        XCTAssertNil(refusal(try xml("32000.osm", relation(32_000))))
+        expectNil(refusal(try xml("32000.osm", relation(32_000))))
         assertRefused(try xml("32001.osm", relation(32_001)), element: "relation 9", "more than 32000 members")
 
         let long = String(repeating: "ắ", count: 255)  // 255 characters, 765 UTF-8 bytes
-        XCTAssertNil(refusal(try xml("255.osm", " <node id=\"1\" lat=\"10\" lon=\"106\"><tag k=\"name\" v=\"\(long)\"/></node>")))
+        expectNil(refusal(try xml("255.osm", " <node id=\"1\" lat=\"10\" lon=\"106\"><tag k=\"name\" v=\"\(long)\"/></node>")))
         assertRefused(try xml("256.osm", " <node id=\"1\" lat=\"10\" lon=\"106\"><tag k=\"name\" v=\"\(long)x\"/></node>"),
                       element: "node 1", "a tag value of 256 characters")
         assertRefused(try xml("key.osm", " <way id=\"3\"><tag k=\"\(String(repeating: "k", count: 2_000))\" v=\"x\"/></way>"),
@@ -68,7 +69,7 @@ final class OSMLimitsTests: XCTestCase {
         return url
     }
 
-    func testPBFElementsBeyondTheLimitsAreRefusedWithTheirSize() throws {
+    @Test func testPBFElementsBeyondTheLimitsAreRefusedWithTheirSize() throws {
         func way(_ nodes: Int) throws -> URL {
             try pbf("way-\(nodes).osm.pbf") { group in group.message(3) { way in
                 way.int(1, 10)
@@ -77,7 +78,7 @@ final class OSMLimitsTests: XCTestCase {
                 way.packedDelta(8, (0..<nodes).map { Int64($0 % 2 + 1) })
             } }
         }
-        XCTAssertNil(refusal(try way(2_000)))
+        expectNil(refusal(try way(2_000)))
         assertRefused(try way(100_000), element: "way 10", "has 100000 nodes; OpenStreetMap allows at most 2000")
 
         func relation(_ members: Int) throws -> URL {
@@ -88,7 +89,7 @@ final class OSMLimitsTests: XCTestCase {
                 relation.packed(10, Array(repeating: 1, count: members))
             } }
         }
-        XCTAssertNil(refusal(try relation(32_000)))
+        expectNil(refusal(try relation(32_000)))
         assertRefused(try relation(40_000), element: "relation 11", "has 40000 members; OpenStreetMap allows at most 32000")
 
         let tags = try pbf("tags.osm.pbf", strings: [""] + (0...5_000).map { "k\($0)" }) { group in group.message(3) { way in

@@ -1,15 +1,16 @@
 import Foundation
 import OSMReader
-import XCTest
+import TestExpectations
+import Testing
 
 /// A node off the Earth — |lat| > 90, |lon| > 180, not a number, or PBF granularity and offsets
 /// that overflow 64 bits — is refused with an error naming the file, where, and the node: the
 /// import used to trap converting such a coordinate to an integer (and left its temporary file).
-final class OutOfRangeCoordinateTests: XCTestCase {
+@Suite final class OutOfRangeCoordinateTests {
     private var scratch: URL!
 
-    override func setUpWithError() throws { scratch = try makeScratchDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    init() throws { scratch = try makeScratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: scratch) }
     private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
 
@@ -26,26 +27,26 @@ final class OutOfRangeCoordinateTests: XCTestCase {
         return url
     }
 
-    func testXMLNodeOffTheEarthIsRefusedNamingIt() throws {
+    @Test func testXMLNodeOffTheEarthIsRefusedNamingIt() throws {
         for (lat, lon, fragment) in [("1000", "106.7", "latitude 1000.0"), ("-90.0001", "106.7", "latitude -90.0001"),
                                      ("10.7", "180.5", "longitude 180.5"), ("nan", "106.7", "latitude nan"),
                                      ("10.7", "1e999", "longitude inf")] {
             let url = try xml("off-\(lat)-\(lon).osm", lat: lat, lon: lon)
             guard case let .refusedElement(path, location, element, reason) = refusal(url) else {
-                XCTFail("\(lat),\(lon): \(String(describing: refusal(url)))")
+                fail("\(lat),\(lon): \(String(describing: refusal(url)))")
                 continue
             }
-            XCTAssertEqual(path, url.path)
-            XCTAssertEqual(location, "line 4")
-            XCTAssertEqual(element, "node 2")
-            XCTAssertTrue(reason.contains(fragment), reason)
+            expectEqual(path, url.path)
+            expectEqual(location, "line 4")
+            expectEqual(element, "node 2")
+            expectTrue(reason.contains(fragment), reason)
             let line = "\(refusal(url)!)"
-            XCTAssertFalse(line.contains("\n"), line)
-            XCTAssertTrue(line.hasPrefix("\(url.path): line 4: node 2 has "), line)
+            expectFalse(line.contains("\n"), line)
+            expectTrue(line.hasPrefix("\(url.path): line 4: node 2 has "), line)
         }
         // The edges of the Earth are on it.
-        XCTAssertNil(refusal(try xml("edges.osm", lat: "-90", lon: "180")))
-        XCTAssertNil(refusal(try xml("edges2.osm", lat: "90", lon: "-180")))
+        expectNil(refusal(try xml("edges.osm", lat: "-90", lon: "180")))
+        expectNil(refusal(try xml("edges2.osm", lat: "90", lon: "-180")))
     }
 
     /// One dense node, 7, with raw coordinates (`lat`, `lon`) in a block of the given granularity and offsets.
@@ -69,7 +70,7 @@ final class OutOfRangeCoordinateTests: XCTestCase {
         return url
     }
 
-    func testPBFNodeOffTheEarthOrOverflowingIsRefusedNamingIt() throws {
+    @Test func testPBFNodeOffTheEarthOrOverflowingIsRefusedNamingIt() throws {
         let cases: [(URL, String)] = [
             (try pbf("lat1000.osm.pbf", lat: 10_000_000_000), "latitude 1000.0, outside -90…90"),
             (try pbf("lon.osm.pbf", lat: 0, lon: -1_800_000_001), "longitude -180.0000001, outside -180…180"),
@@ -80,18 +81,18 @@ final class OutOfRangeCoordinateTests: XCTestCase {
         ]
         for (url, fragment) in cases {
             guard case let .refusedElement(_, location, element, reason) = refusal(url) else {
-                XCTFail("\(url.lastPathComponent): \(String(describing: refusal(url)))")
+                fail("\(url.lastPathComponent): \(String(describing: refusal(url)))")
                 continue
             }
-            XCTAssertEqual(location, "blob #1 at byte \(try blobOffset(url))", url.lastPathComponent)
-            XCTAssertEqual(element, "node 7", url.lastPathComponent)
-            XCTAssertTrue(reason.contains(fragment), "\(url.lastPathComponent): \(reason)")
+            expectEqual(location, "blob #1 at byte \(try blobOffset(url))", url.lastPathComponent)
+            expectEqual(element, "node 7", url.lastPathComponent)
+            expectTrue(reason.contains(fragment), "\(url.lastPathComponent): \(reason)")
         }
-        XCTAssertNil(refusal(try pbf("fine.osm.pbf", lat: 107_700_000, lon: 1_067_000_000)))
+        expectNil(refusal(try pbf("fine.osm.pbf", lat: 107_700_000, lon: 1_067_000_000)))
     }
 
     /// Delta sums beyond 64 bits are a malformed block, not wrapped-around coordinates or ids.
-    func testOverflowingDeltasAreMalformed() throws {
+    @Test func testOverflowingDeltasAreMalformed() throws {
         var block = ProtobufWriter()
         block.message(2) { $0.message(2) { d in
             d.packedDelta(1, [1, 2])
@@ -103,8 +104,8 @@ final class OutOfRangeCoordinateTests: XCTestCase {
         file.blob(type: "OSMData", payload: block.bytes)
         let url = scratch.appendingPathComponent("deltas.osm.pbf")
         try file.write(to: url)
-        guard case let .malformedPBF(_, 1, _, reason) = refusal(url) else { return XCTFail(String(describing: refusal(url))) }
-        XCTAssertTrue(reason.contains("delta-coded value 2 overflows 64 bits"), reason)
+        guard case let .malformedPBF(_, 1, _, reason) = refusal(url) else { return fail(String(describing: refusal(url))) }
+        expectTrue(reason.contains("delta-coded value 2 overflows 64 bits"), reason)
     }
 
     /// The file offset of blob #1 (after the header blob).
@@ -118,7 +119,7 @@ final class OutOfRangeCoordinateTests: XCTestCase {
             shift += 7
             position += 1
         } while bytes[position - 1] & 0x80 != 0
-        XCTAssertEqual(position, 4 + headerSize)
+        expectEqual(position, 4 + headerSize)
         return position + dataSize
     }
 }

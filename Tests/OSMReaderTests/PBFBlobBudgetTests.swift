@@ -1,17 +1,18 @@
 import Foundation
 import OSMReader
 import PBFWriter
-import XCTest
+import TestExpectations
+import Testing
 
 /// A PBF file is read within its own bytes: blobs of at most 32 MiB (the specification's limit)
 /// and all blobs together inflating to at most 16 times the file read so far plus 256 KiB — a
 /// compression bomb (a few KB of zlib holding millions of way nodes) is refused before it is
 /// inflated, while real extracts (2–4×) read through.
-final class PBFBlobBudgetTests: XCTestCase {
+@Suite final class PBFBlobBudgetTests {
     private var scratch: URL!
 
-    override func setUpWithError() throws { scratch = try makeScratchDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    init() throws { scratch = try makeScratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: scratch) }
     private func refusal(_ url: URL) -> OSMReadError? { readRefusal(url) }
 
 
@@ -27,19 +28,19 @@ final class PBFBlobBudgetTests: XCTestCase {
         return URL(fileURLWithPath: path)
     }
 
-    func testACompressionBombIsRefusedBeforeItIsInflated() throws {
+    @Test func testACompressionBombIsRefusedBeforeItIsInflated() throws {
         let bomb = try alternatingWays("bomb.osm.pbf", ways: 4_000, nodes: 2_000)  // 8 million refs
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
-        XCTAssertLessThan(size, 100_000)
-        guard case let .malformedPBF(_, 2, _, reason) = refusal(bomb) else { return XCTFail(String(describing: refusal(bomb))) }
-        XCTAssertTrue(reason.contains("refused as a compression bomb") && reason.contains("more than 16×"), reason)
+        let size = try unwrap(FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int)
+        expectLessThan(size, 100_000)
+        guard case let .malformedPBF(_, 2, _, reason) = refusal(bomb) else { return fail(String(describing: refusal(bomb))) }
+        expectTrue(reason.contains("refused as a compression bomb") && reason.contains("more than 16×"), reason)
         // Within the allowance the same pattern reads (each way within OSM's 2,000 nodes).
-        XCTAssertNil(refusal(try alternatingWays("small.osm.pbf", ways: 50, nodes: 2_000)))
+        expectNil(refusal(try alternatingWays("small.osm.pbf", ways: 50, nodes: 2_000)))
         // The real city (zlib 2–3×) reads through.
-        XCTAssertNil(refusal(OSMFixtures.hcmcPBF))
+        expectNil(refusal(OSMFixtures.hcmcPBF))
     }
 
-    func testABlobOverThe32MiBOfTheSpecificationIsRefused() throws {
+    @Test func testABlobOverThe32MiBOfTheSpecificationIsRefused() throws {
         var file = PBFTestFile()
         file.header()
         var blob = ProtobufWriter()
@@ -51,7 +52,7 @@ final class PBFBlobBudgetTests: XCTestCase {
         file.bytes += [0, 0, 0, UInt8(header.bytes.count)] + header.bytes + blob.bytes
         let url = scratch.appendingPathComponent("big.osm.pbf")
         try file.write(to: url)
-        guard case let .malformedPBF(_, 1, _, reason) = refusal(url) else { return XCTFail(String(describing: refusal(url))) }
-        XCTAssertTrue(reason.contains("raw_size 41943040 is outside 0…33554432"), reason)
+        guard case let .malformedPBF(_, 1, _, reason) = refusal(url) else { return fail(String(describing: refusal(url))) }
+        expectTrue(reason.contains("raw_size 41943040 is outside 0…33554432"), reason)
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import OSMReader
-import XCTest
+import TestExpectations
+import Testing
 
 /// Hand-built PBF files exercising what the real extract does not: non-dense nodes,
 /// granularity and offsets, the header bbox, features, options, and unknown fields.
-final class PBFDecodingTests: XCTestCase {
+@Suite final class PBFDecodingTests {
     private var scratch: URL!
 
-    override func setUpWithError() throws { scratch = try makeScratchDirectory() }
-    override func tearDownWithError() throws { try FileManager.default.removeItem(at: scratch) }
+    init() throws { scratch = try makeScratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: scratch) }
 
     struct Collector: OSMHandler {
         var bounds: OSMBounds?
@@ -83,71 +84,71 @@ final class PBFDecodingTests: XCTestCase {
         return collector
     }
 
-    func testDecodesEveryElementKind() throws {
+    @Test func testDecodesEveryElementKind() throws {
         let result = try read(sampleFile())
-        XCTAssertEqual(result.bounds, OSMBounds(minLat: 10.756, minLon: 106.67, maxLat: 10.796, maxLon: 106.711))
-        XCTAssertEqual(result.nodes.map(\.id), [10, 11, 15, -42])
-        XCTAssertEqual(result.nodes[0].lat, 10.7711099 + 1e-6, accuracy: 1e-12)  // 1e-9 * (1000 + 10 * raw)
-        XCTAssertEqual(result.nodes[0].lon, 106.7097014 - 2e-6, accuracy: 1e-12)
-        XCTAssertEqual(result.nodes[2].lat, -5e-8 + 1e-6, accuracy: 1e-15)
-        XCTAssertEqual(result.nodes[0].tags, [:])
-        XCTAssertEqual(result.nodes[1].tags, ["amenity": "cafe", "name": "Đồng Khởi"])
-        XCTAssertEqual(result.nodes[3].tags, ["amenity": "cafe"])
-        XCTAssertEqual(result.nodes[3].lat, 1.07 + 1e-6, accuracy: 1e-12)
-        XCTAssertEqual(result.ways, [OSMWay(id: 100, nodeIDs: [10, 11, 15, 10],
+        expectEqual(result.bounds, OSMBounds(minLat: 10.756, minLon: 106.67, maxLat: 10.796, maxLon: 106.711))
+        expectEqual(result.nodes.map(\.id), [10, 11, 15, -42])
+        expectEqual(result.nodes[0].lat, 10.7711099 + 1e-6, accuracy: 1e-12)  // 1e-9 * (1000 + 10 * raw)
+        expectEqual(result.nodes[0].lon, 106.7097014 - 2e-6, accuracy: 1e-12)
+        expectEqual(result.nodes[2].lat, -5e-8 + 1e-6, accuracy: 1e-15)
+        expectEqual(result.nodes[0].tags, [:])
+        expectEqual(result.nodes[1].tags, ["amenity": "cafe", "name": "Đồng Khởi"])
+        expectEqual(result.nodes[3].tags, ["amenity": "cafe"])
+        expectEqual(result.nodes[3].lat, 1.07 + 1e-6, accuracy: 1e-12)
+        expectEqual(result.ways, [OSMWay(id: 100, nodeIDs: [10, 11, 15, 10],
                                             tags: ["highway": "primary", "name": "Đồng Khởi"])])
-        XCTAssertEqual(result.relations, [OSMRelation(id: 7, members: [
+        expectEqual(result.relations, [OSMRelation(id: 7, members: [
             .init(type: .way, ref: 100, role: "from"),
             .init(type: .node, ref: 11, role: "via"),
             .init(type: .way, ref: 100, role: "to"),
         ], tags: ["type": "restriction"])])
     }
 
-    func testOptionsSkipKindsAndTags() throws {
+    @Test func testOptionsSkipKindsAndTags() throws {
         let waysOnly = try read(sampleFile(), options: .init(kinds: .ways))
-        XCTAssertEqual(waysOnly.nodes.count + waysOnly.relations.count, 0)
-        XCTAssertEqual(waysOnly.ways.count, 1)
+        expectEqual(waysOnly.nodes.count + waysOnly.relations.count, 0)
+        expectEqual(waysOnly.ways.count, 1)
 
         let pois = try read(sampleFile(), options: .init(kinds: .nodes, untaggedNodes: false))
-        XCTAssertEqual(pois.nodes.map(\.id), [11, -42])
-        XCTAssertEqual(pois.ways.count, 0)
+        expectEqual(pois.nodes.map(\.id), [11, -42])
+        expectEqual(pois.ways.count, 0)
 
         let geometry = try read(sampleFile(), options: .init(kinds: .nodes, nodeTags: false))
-        XCTAssertEqual(geometry.nodes.map(\.id), [10, 11, 15, -42])
-        XCTAssertTrue(geometry.nodes.allSatisfy(\.tags.isEmpty))
+        expectEqual(geometry.nodes.map(\.id), [10, 11, 15, -42])
+        expectTrue(geometry.nodes.allSatisfy(\.tags.isEmpty))
     }
 
-    func testRejectsUnsupportedRequiredFeature() throws {
+    @Test func testRejectsUnsupportedRequiredFeature() throws {
         var file = PBFTestFile()
         file.header(requiredFeatures: ["OsmSchema-V0.6", "HistoricalInformation"])
-        XCTAssertThrowsError(try read(file)) { error in
+        expectThrowsError(try read(file)) { error in
             guard case .unsupportedFeature(_, let feature) = error as? OSMReadError else {
-                return XCTFail("unexpected \(error)")
+                return fail("unexpected \(error)")
             }
-            XCTAssertEqual(feature, "HistoricalInformation")
+            expectEqual(feature, "HistoricalInformation")
         }
     }
 
-    func testFileNotStartingWithHeaderIsUnrecognized() throws {
+    @Test func testFileNotStartingWithHeaderIsUnrecognized() throws {
         var file = PBFTestFile()
         file.blob(type: "OSMData", payload: [])
-        XCTAssertThrowsError(try read(file)) { error in
-            guard case .unrecognizedFormat = error as? OSMReadError else { return XCTFail("unexpected \(error)") }
+        expectThrowsError(try read(file)) { error in
+            guard case .unrecognizedFormat = error as? OSMReadError else { return fail("unexpected \(error)") }
         }
     }
 
-    func testMalformedBlocksThrowWithBlobIndex() throws {
-        func expectMalformed(_ payload: [UInt8], _ fragment: String, line: UInt = #line) throws {
+    @Test func testMalformedBlocksThrowWithBlobIndex() throws {
+        func expectMalformed(_ payload: [UInt8], _ fragment: String, line: Int = #line) throws {
             var file = PBFTestFile()
             file.header()
             file.blob(type: "OSMData", payload: payload)
-            XCTAssertThrowsError(try read(file), line: line) { error in
+            expectThrowsError(try read(file), line: line) { error in
                 guard case .malformedPBF(_, 1, let offset, let reason) = error as? OSMReadError else {
-                    return XCTFail("unexpected \(error)", line: line)
+                    return fail("unexpected \(error)", line: line)
                 }
-                XCTAssertGreaterThan(offset, 0, line: line)
-                XCTAssertTrue(reason.contains(fragment), "\(reason)", line: line)
-                XCTAssertTrue("\(error)".contains("sample.osm.pbf"), line: line)
+                expectGreaterThan(offset, 0, line: line)
+                expectTrue(reason.contains(fragment), "\(reason)", line: line)
+                expectTrue("\(error)".contains("sample.osm.pbf"), line: line)
             }
         }
         try expectMalformed([0x12, 0x03, 0x1A, 0x01], "exceeds")  // a group longer than the block
@@ -173,8 +174,8 @@ final class PBFDecodingTests: XCTestCase {
 
 /// A way's node list is its own: a handler that keeps millions of ways keeps their nodes, not the
 /// decoder's reused buffer at the capacity of the longest way read before.
-final class PBFWayNodeCapacityTests: XCTestCase {
-    func testAWayKeepsOnlyItsOwnNodes() throws {
+@Suite final class PBFWayNodeCapacityTests {
+    @Test func testAWayKeepsOnlyItsOwnNodes() throws {
         struct Capacities: OSMHandler {
             var longest = 0
             var worst = 0.0
@@ -187,8 +188,8 @@ final class PBFWayNodeCapacityTests: XCTestCase {
         }
         var seen = Capacities()
         try OSMReader.read(OSMFixtures.hcmcPBF, options: OSMReadOptions(kinds: [.ways]), handler: &seen)
-        XCTAssertGreaterThan(seen.ways, 10_000)
-        XCTAssertGreaterThan(seen.longest, 200, "the city has long ways, whose buffer a short one would otherwise keep")
-        XCTAssertLessThan(seen.worst, 4, "capacity of at most a few times a way's node count")
+        expectGreaterThan(seen.ways, 10_000)
+        expectGreaterThan(seen.longest, 200, "the city has long ways, whose buffer a short one would otherwise keep")
+        expectLessThan(seen.worst, 4, "capacity of at most a few times a way's node count")
     }
 }

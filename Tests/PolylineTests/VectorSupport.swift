@@ -1,5 +1,6 @@
 import Foundation
-import XCTest
+import TestExpectations
+import Testing
 import Polyline
 
 /// Loads `Fixtures/vectors.json` (a copy of the shared conformance file; see its SOURCE.md).

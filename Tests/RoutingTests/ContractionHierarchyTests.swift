@@ -2,22 +2,23 @@ import ArrayBlob
 import Foundation
 import SeededRandom
 @testable import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// The contraction hierarchy against the A*: same weight (and, for the same path, same pieces and distance) on
 /// random pairs, snapped positions inside edges, bearings, multi-leg routes, turn restrictions and matrices.
-final class ContractionHierarchyTests: XCTestCase {
+@Suite final class ContractionHierarchyTests {
     struct Tally { var pairs = 0, samePath = 0, tiedOtherPath = 0, unreachable = 0, settledAStar = 0, settledCH = 0 }
 
     /// Compares one leg; weight must be equal (up to the association of the sums, 1e-9 relative), the pieces equal
     /// unless another path ties.
     static func compare(_ plain: RoadGraph, _ ch: RoadGraph, _ a: Snap, _ b: Snap, _ vehicle: Vehicle,
                         _ wsA: RouterWorkspace, _ wsC: RouterWorkspace, _ tally: inout Tally,
-                        file: StaticString = #filePath, line: UInt = #line) {
+                        filePath: String = #filePath, line: Int = #line) {
         var failures: [String] = []
         compare(plain, ch, a, b, vehicle, wsA, wsC, &tally, &failures)
-        for failure in failures { XCTFail(failure, file: file, line: line) }
+        for failure in failures { fail(failure, filePath: filePath, line: line) }
     }
 
     /// ``compare(_:_:_:_:_:_:_:_:file:line:)`` with its failures collected instead of asserted, for
@@ -53,7 +54,7 @@ final class ContractionHierarchyTests: XCTestCase {
     /// two vehicles at a time (the A* over a whole city is seconds of a debug build per vehicle):
     /// each vehicle's tally, its failures asserted here, on the test's thread.
     static func compareRandomPairs(_ plain: RoadGraph, _ ch: RoadGraph, count: Int, rng: inout SeededRNG,
-                                   file: StaticString = #filePath, line: UInt = #line) -> [(vehicle: Vehicle, tally: Tally)] {
+                                   filePath: String = #filePath, line: Int = #line) -> [(vehicle: Vehicle, tally: Tally)] {
         let vehicles = Vehicle.allCases
         var pairs: [[(Snap, Snap)]] = []
         for vehicle in vehicles {
@@ -73,7 +74,7 @@ final class ContractionHierarchyTests: XCTestCase {
         }
         return vehicles.indices.map { index in
             let (tally, failures) = results.get(index)
-            for failure in failures { XCTFail(failure, file: file, line: line) }
+            for failure in failures { fail(failure, filePath: filePath, line: line) }
             return (vehicles[index], tally)
         }
     }
@@ -116,17 +117,17 @@ final class ContractionHierarchyTests: XCTestCase {
                           longitude: c.longitude + Double.random(in: -0.0008...0.0008, using: &rng), vehicle: vehicle)
     }
 
-    func testQ1Q3AllVehiclesMatchAStar() throws {
+    @Test func testQ1Q3AllVehiclesMatchAStar() throws {
         let (graph, ch) = try Self.q1q3()
         var rng = SeededRNG(seed: 21)
         for (vehicle, tally) in Self.compareRandomPairs(graph, ch, count: 400, rng: &rng) {
-            XCTAssertEqual(tally.pairs, 400)
+            expectEqual(tally.pairs, 400)
             print("CH Q1/Q3 \(vehicle): \(tally)")
-            XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
+            expectGreaterThan(tally.samePath, tally.pairs * 9 / 10)
         }
     }
 
-    func testWholeCityAllVehiclesMatchAStar() throws {
+    @Test func testWholeCityAllVehiclesMatchAStar() throws {
         let graph = try WholeCityGraph.load()
         // 100 random pairs a vehicle (each an A* over the whole city): enough for the 90 % same-path bound to
         // mean something; CH_TEST_PAIRS asks for more.
@@ -137,14 +138,14 @@ final class ContractionHierarchyTests: XCTestCase {
             print(String(format: "CH %@ (%@): %d states, %d arcs (%d shortcuts), %d bytes",
                          h.vehicle.name, how, h.stateCount, h.arcCount, h.shortcutCount, h.byteCount))
         }
-        for v in Vehicle.allCases { XCTAssertNotNil(ch.contractionHierarchy(for: v)) }
+        for v in Vehicle.allCases { expectNotNil(ch.contractionHierarchy(for: v)) }
         var rng = SeededRNG(seed: 2118)
         var total = 0
         for (vehicle, tally) in Self.compareRandomPairs(graph, ch, count: pairsPerVehicle, rng: &rng) {
-            XCTAssertEqual(tally.pairs, pairsPerVehicle)
+            expectEqual(tally.pairs, pairsPerVehicle)
             total += tally.pairs
             print("CH whole city \(vehicle): \(tally)")
-            XCTAssertGreaterThan(tally.samePath, tally.pairs * 9 / 10)
+            expectGreaterThan(tally.samePath, tally.pairs * 9 / 10)
         }
         // Every turn restriction: from its arriving edge to its leaving edge and to the via node's other edges.
         let wsA = RouterWorkspace(graph: graph), wsC = RouterWorkspace(graph: graph)
@@ -170,26 +171,26 @@ final class ContractionHierarchyTests: XCTestCase {
 
     /// The whole-city hierarchies the test cache stores read back as they were; a damaged file reads as none
     /// (so `WholeCityGraph` builds them anew).
-    func testStoredHierarchiesReadBackAndADamagedFileIsRefused() throws {
+    @Test func testStoredHierarchiesReadBackAndADamagedFileIsRefused() throws {
         let graph = RandomGraphTests.randomNetwork(seed: 7).build()
         let hierarchies = Vehicle.allCases.map { ContractionHierarchy.build(graph, vehicle: $0) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ch-store-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("wholecity-ch-test.bin")
         WholeCityGraph.writeHierarchies(hierarchies, to: file)
-        let back = try XCTUnwrap(WholeCityGraph.readHierarchies(file))
-        XCTAssertEqual(back.map(\.vehicle), Vehicle.allCases)
-        XCTAssertEqual(back.map { $0.serialized() }, hierarchies.map { $0.serialized() })
-        for h in back { XCTAssertNotNil(graph.attaching([h]).contractionHierarchy(for: h.vehicle)) }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [file.lastPathComponent], "no temporary file left")
+        let back = try unwrap(WholeCityGraph.readHierarchies(file))
+        expectEqual(back.map(\.vehicle), Vehicle.allCases)
+        expectEqual(back.map { $0.serialized() }, hierarchies.map { $0.serialized() })
+        for h in back { expectNotNil(graph.attaching([h]).contractionHierarchy(for: h.vehicle)) }
+        expectEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [file.lastPathComponent], "no temporary file left")
         var bytes = try Data(contentsOf: file)
         bytes.removeLast(5)
         try bytes.write(to: file)
-        XCTAssertNil(WholeCityGraph.readHierarchies(file), "truncated")
-        XCTAssertNil(WholeCityGraph.readHierarchies(folder.appendingPathComponent("absent.bin")))
+        expectNil(WholeCityGraph.readHierarchies(file), "truncated")
+        expectNil(WholeCityGraph.readHierarchies(folder.appendingPathComponent("absent.bin")))
     }
 
-    func testRandomRestrictionNetworksMatchAStar() {
+    @Test func testRandomRestrictionNetworksMatchAStar() {
         let wsA = RouterWorkspace(), wsC = RouterWorkspace()
         var tally = Tally()
         for seed in UInt64(11)...13 {
@@ -220,10 +221,10 @@ final class ContractionHierarchyTests: XCTestCase {
         // These synthetic grids are full of exactly tied paths (equal lengths and speeds): weights are asserted
         // equal in `compare`, the path may be another one.
         print("CH random restriction networks: \(tally)")
-        XCTAssertGreaterThan(tally.samePath, tally.pairs / 3)
+        expectGreaterThan(tally.samePath, tally.pairs / 3)
     }
 
-    func testRoutesMatrixOptionsAndStorage() throws {
+    @Test func testRoutesMatrixOptionsAndStorage() throws {
         let (graph, ch) = try Self.q1q3()
         var rng = SeededRNG(seed: 5)
         // Multi-leg routes: identical Route values but for settled counts.
@@ -232,12 +233,12 @@ final class ContractionHierarchyTests: XCTestCase {
             let snaps = (0..<4).compactMap { _ in Self.randomSnap(graph, .car, &rng) }
             guard snaps.count == 4, let x = try? Router.route(graph, snaps: snaps, vehicle: .car) else { continue }
             let y = try Router.route(ch, snaps: snaps, vehicle: .car)
-            XCTAssertEqual(x.weight, y.weight, accuracy: 1e-9 * x.weight)
+            expectEqual(x.weight, y.weight, accuracy: 1e-9 * x.weight)
             if x.points == y.points {
-                XCTAssertEqual(x.distance, y.distance)
-                XCTAssertEqual(x.time, y.time)
-                XCTAssertEqual(x.instructions.map(\.text), y.instructions.map(\.text))
-                XCTAssertEqual(x.segmentSeconds, y.segmentSeconds)
+                expectEqual(x.distance, y.distance)
+                expectEqual(x.time, y.time)
+                expectEqual(x.instructions.map(\.text), y.instructions.map(\.text))
+                expectEqual(x.segmentSeconds, y.segmentSeconds)
             }
             legs += 3
         }
@@ -246,20 +247,20 @@ final class ContractionHierarchyTests: XCTestCase {
         let a = graph.position(ofNode: 10), b = graph.position(ofNode: graph.nodeCount - 10)
         let wsA = RouterWorkspace(graph: graph)
         let h0 = ch.contractionHierarchy(for: .truck)!
-        XCTAssertFalse(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.toll))
-        XCTAssertTrue(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.ferry))
-        XCTAssertFalse(h0.canAnswer(options: RouteOptions(truckCapacityKg: 20_000), usableSpecial: 0x80))
-        XCTAssertTrue(h0.canAnswer(options: RouteOptions(), usableSpecial: 0xFF))
+        expectFalse(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.toll))
+        expectTrue(h0.canAnswer(options: RouteOptions(avoidToll: true), usableSpecial: EdgeFlag.ferry))
+        expectFalse(h0.canAnswer(options: RouteOptions(truckCapacityKg: 20_000), usableSpecial: 0x80))
+        expectTrue(h0.canAnswer(options: RouteOptions(), usableSpecial: 0xFF))
         for opts in [RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true), RouteOptions(truckCapacityKg: 20_000)] {
             let uses = ch.usableHierarchy(.truck, opts) != nil
             let special = ch.usableSpecial[Vehicle.truck.rawValue]
             let concerned = (opts.avoidToll && special & EdgeFlag.toll != 0) || (opts.avoidFerry && special & EdgeFlag.ferry != 0)
                 || (opts.truckCapacityKg != nil && special & 0x80 != 0)
-            XCTAssertEqual(uses, !concerned, "\(opts)")
+            expectEqual(uses, !concerned, "\(opts)")
             let x = Router.travelTime(graph, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
             let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: wsA)
-            XCTAssertEqual(x?.seconds ?? -1, y?.seconds ?? -1, accuracy: 1e-9 * (x?.seconds ?? 1))
-            if !uses { XCTAssertEqual(x?.settledNodes, y?.settledNodes, "fallback = the A*") }
+            expectEqual(x?.seconds ?? -1, y?.seconds ?? -1, accuracy: 1e-9 * (x?.seconds ?? 1))
+            if !uses { expectEqual(x?.settledNodes, y?.settledNodes, "fallback = the A*") }
             print("CH options \(opts): \(uses ? "hierarchy" : "A* fallback")")
         }
         // Matrix: same cells.
@@ -272,30 +273,30 @@ final class ContractionHierarchyTests: XCTestCase {
             // an equally fast one was chosen.
             var same = 0
             for (c1, c2) in zip(m1.cells, m2.cells) {
-                XCTAssertEqual(c1 == nil, c2 == nil)
+                expectEqual(c1 == nil, c2 == nil)
                 guard let c1, let c2 else { continue }
-                XCTAssertEqual(c1.seconds, c2.seconds, accuracy: 1e-9 * max(1, c1.seconds))
+                expectEqual(c1.seconds, c2.seconds, accuracy: 1e-9 * max(1, c1.seconds))
                 if abs(c1.meters - c2.meters) <= 1e-6 * max(1, c1.meters) { same += 1 }
             }
-            XCTAssertGreaterThan(same, m1.cells.count * 95 / 100)
+            expectGreaterThan(same, m1.cells.count * 95 / 100)
             print("CH matrix \(vehicle) \(src.count)×\(dst.count): \(same) of \(m1.cells.count) cells with the same metres; settled \(m1.settledStates) → \(m2.settledStates)")
         }
         // Storage round trip; a hierarchy of another graph is not attached.
         let h = ch.contractionHierarchy(for: .car)!
         let back = try ContractionHierarchy(serialized: h.serialized())
-        XCTAssertEqual(back.upHead, h.upHead)
-        XCTAssertEqual(back.downWeight, h.downWeight)
-        XCTAssertEqual(back.arcSecond, h.arcSecond)
-        XCTAssertNotNil(graph.attaching([back]).contractionHierarchy(for: .car))
+        expectEqual(back.upHead, h.upHead)
+        expectEqual(back.downWeight, h.downWeight)
+        expectEqual(back.arcSecond, h.arcSecond)
+        expectNotNil(graph.attaching([back]).contractionHierarchy(for: .car))
         let other = RandomGraphTests.randomNetwork(seed: 3).build()
-        XCTAssertNil(other.attaching([back]).contractionHierarchy(for: .car))
+        expectNil(other.attaching([back]).contractionHierarchy(for: .car))
         var bytes = h.serialized()
         bytes.removeLast(3)
-        XCTAssertThrowsError(try ContractionHierarchy(serialized: bytes))
+        expectThrowsError(try ContractionHierarchy(serialized: bytes))
     }
 
     /// Ferry, toll and maxweight edges: the options that concern them fall back to the A* and give its answers.
-    func testOptionsFallBackToAStar() throws {
+    @Test func testOptionsFallBackToAStar() throws {
         var net = NetBuilder()
         net.node(1, 0, 0); net.node(2, 1000, 0); net.node(3, 500, 800)
         net.way([1, 2], ["route": "ferry", "name": "Phà"])
@@ -305,18 +306,18 @@ final class ContractionHierarchyTests: XCTestCase {
         let ch = Self.hierarchies(g)
         let a = g.snap(latitude: NetBuilder.point(0, 0).latitude, longitude: NetBuilder.point(0, 0).longitude, vehicle: .truck)!
         let b = g.snap(latitude: NetBuilder.point(1000, 0).latitude, longitude: NetBuilder.point(1000, 0).longitude, vehicle: .truck)!
-        XCTAssertNotNil(ch.usableHierarchy(.truck, RouteOptions()))
+        expectNotNil(ch.usableHierarchy(.truck, RouteOptions()))
         for opts in [RouteOptions(avoidFerry: true), RouteOptions(avoidToll: true), RouteOptions(avoidFerry: true, truckCapacityKg: 12_000)] {
-            XCTAssertNil(ch.usableHierarchy(.truck, opts), "\(opts)")
+            expectNil(ch.usableHierarchy(.truck, opts), "\(opts)")
             let ws = RouterWorkspace()
             let x = Router.travelTime(g, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
             let y = Router.travelTime(ch, from: a, to: b, vehicle: .truck, options: opts, workspace: ws)
-            XCTAssertEqual(x?.seconds, y?.seconds)
-            XCTAssertEqual(x?.settledNodes, y?.settledNodes)
+            expectEqual(x?.seconds, y?.seconds)
+            expectEqual(x?.settledNodes, y?.settledNodes)
         }
         let ws = RouterWorkspace()
         let plain = Router.travelTime(g, from: a, to: b, vehicle: .truck, workspace: ws)
         let fast = Router.travelTime(ch, from: a, to: b, vehicle: .truck, workspace: ws)
-        XCTAssertEqual(plain?.seconds, fast?.seconds, "ferry allowed: the hierarchy answers")
+        expectEqual(plain?.seconds, fast?.seconds, "ferry allowed: the hierarchy answers")
     }
 }

@@ -1,11 +1,13 @@
+import Foundation
 import SeededRandom
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// The routing's one heap: with `EqualKeysByState` it pops in (key, state) order whatever the order of the pushes
 /// (the contraction order, and so a hierarchy's bytes, depends on it); the searches' `SearchHeap` pops by key.
-final class KeyHeapTests: XCTestCase {
-    func testPopsByKeyThenStateWhateverThePushOrder() {
+@Suite final class KeyHeapTests {
+    @Test func testPopsByKeyThenStateWhateverThePushOrder() {
         var random = SeededGenerator(seed: 38)
         for round in 0..<50 {
             // Few distinct keys (integers as the contraction's priorities, halves as costs): many ties.
@@ -24,25 +26,25 @@ final class KeyHeapTests: XCTestCase {
                     continue
                 }
                 let first = inside.indices.min { inside[$0].0 < inside[$1].0 || (inside[$0].0 == inside[$1].0 && inside[$0].1 < inside[$1].1) }!
-                XCTAssertEqual(heap.minKey, inside[first].0)
+                expectEqual(heap.minKey, inside[first].0)
                 let top = heap.pop()
-                XCTAssertEqual(top.0, inside[first].0, "round \(round)")
-                XCTAssertEqual(top.1, inside[first].1, "round \(round)")
+                expectEqual(top.0, inside[first].0, "round \(round)")
+                expectEqual(top.1, inside[first].1, "round \(round)")
                 inside.remove(at: first)
             }
-            XCTAssertEqual(heap.count, 0)
-            XCTAssertEqual(heap.minKey, .infinity)
+            expectEqual(heap.count, 0)
+            expectEqual(heap.minKey, .infinity)
             // Pushed all at once, they come out sorted by key then state.
             for (k, s) in pairs.shuffled(using: &random) { heap.push(k, s) }
             var popped: [(Double, Int32)] = []
             while heap.count > 0 { popped.append(heap.pop()) }
             let sorted = pairs.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
-            XCTAssertEqual(popped.map(\.0), sorted.map(\.0), "round \(round)")
-            XCTAssertEqual(popped.map(\.1), sorted.map(\.1), "round \(round)")
+            expectEqual(popped.map(\.0), sorted.map(\.0), "round \(round)")
+            expectEqual(popped.map(\.1), sorted.map(\.1), "round \(round)")
         }
     }
 
-    func testTheSearchHeapPopsByKey() {
+    @Test func testTheSearchHeapPopsByKey() {
         var random = SeededGenerator(seed: 36)
         for round in 0..<50 {
             let heap = SearchHeap()
@@ -55,18 +57,18 @@ final class KeyHeapTests: XCTestCase {
                     continue
                 }
                 let least = inside.min()!
-                XCTAssertEqual(heap.minKey, least)
-                XCTAssertEqual(heap.pop().0, least, "round \(round)")
+                expectEqual(heap.minKey, least)
+                expectEqual(heap.pop().0, least, "round \(round)")
                 inside.remove(at: inside.firstIndex(of: least)!)
             }
             var last = -Double.infinity
             while heap.count > 0 {
                 let (k, _) = heap.pop()
-                XCTAssertGreaterThanOrEqual(k, last)
+                expectGreaterThanOrEqual(k, last)
                 last = k
                 inside.remove(at: inside.firstIndex(of: k)!)
             }
-            XCTAssertTrue(inside.isEmpty)
+            expectTrue(inside.isEmpty)
         }
     }
 }

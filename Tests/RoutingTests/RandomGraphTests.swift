@@ -1,10 +1,12 @@
+import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// Search cost == independent plain Dijkstra on random small networks, incl. unreachable pairs.
-final class RandomGraphTests: XCTestCase {
+@Suite final class RandomGraphTests {
     /// Test-local speed table (km/h), deliberately not read from the library.
     static func referenceSpeed(_ vehicle: Vehicle) -> (RoadWay, Bool) -> Double? {
         return { way, forward in
@@ -61,7 +63,7 @@ final class RandomGraphTests: XCTestCase {
         return net
     }
 
-    func testSearchMatchesPlainDijkstraOnRandomGraphs() {
+    @Test func testSearchMatchesPlainDijkstraOnRandomGraphs() {
         var checked = 0, unreachable = 0, pillarStarts = 0
         let ws = RouterWorkspace()
         for seed in UInt64(1)...5 {
@@ -85,26 +87,26 @@ final class RandomGraphTests: XCTestCase {
                     let got = Router.travelTime(graph, from: sa, to: sb, vehicle: vehicle, workspace: ws)
                     if let expected {
                         guard let got else {
-                            XCTFail("seed \(seed) \(vehicle) \(a)->\(b): expected \(expected) s, got no route"); continue
+                            fail("seed \(seed) \(vehicle) \(a)->\(b): expected \(expected) s, got no route"); continue
                         }
-                        XCTAssertEqual(got.seconds, expected, accuracy: 1e-6 + expected * 1e-9,
+                        expectEqual(got.seconds, expected, accuracy: 1e-6 + expected * 1e-9,
                                        "seed \(seed) \(vehicle) \(a)->\(b)")
                     } else {
                         unreachable += 1
-                        XCTAssertNil(got, "seed \(seed) \(vehicle) \(a)->\(b): expected no route")
+                        expectNil(got, "seed \(seed) \(vehicle) \(a)->\(b): expected no route")
                     }
                     checked += 1
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(checked, 1000)
-        XCTAssertGreaterThan(unreachable, 10, "the random graphs should contain unreachable pairs")
-        XCTAssertGreaterThan(pillarStarts, 50, "some starts should be edge-interior (pillar) positions")
+        expectGreaterThanOrEqual(checked, 1000)
+        expectGreaterThan(unreachable, 10, "the random graphs should contain unreachable pairs")
+        expectGreaterThan(pillarStarts, 50, "some starts should be edge-interior (pillar) positions")
         print("random graphs: \(checked) pairs, \(unreachable) unreachable, \(pillarStarts) edge-interior starts")
     }
 
     /// Full routes on random graphs: geometry/instruction invariants hold.
-    func testRouteInvariantsOnRandomGraphs() throws {
+    @Test func testRouteInvariantsOnRandomGraphs() throws {
         let net = Self.randomNetwork(seed: 42)
         let graph = net.build()
         var rng = SeededRNG(seed: 4242)
@@ -117,14 +119,14 @@ final class RandomGraphTests: XCTestCase {
             do {
                 let r = try Router.route(graph, points: p, vehicle: .car, workspace: ws)
                 assertConsistent(r)
-                XCTAssertEqual(r.instructions.filter { $0.sign == 5 }.count, 1)
+                expectEqual(r.instructions.filter { $0.sign == 5 }.count, 1)
                 routes += 1
             } catch .noRoute {
                 continue
             } catch {
-                XCTFail("\(error)")
+                fail("\(error)")
             }
         }
-        XCTAssertGreaterThan(routes, 100)
+        expectGreaterThan(routes, 100)
     }
 }

@@ -1,12 +1,14 @@
+import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// Random networks with random turn restrictions against an independent edge-based Dijkstra over raw OSM
 /// segments (state = node + arriving segment). U-turns are allowed at junctions and dead ends (like the library)
 /// but not in the middle of a way.
-final class RandomRestrictionTests: XCTestCase {
+@Suite final class RandomRestrictionTests {
     struct Segment { var from: Int; var to: Int; var way: Int64; var seconds: Double; var reverse: Int }
 
     struct Reference {
@@ -89,7 +91,7 @@ final class RandomRestrictionTests: XCTestCase {
         }
     }
 
-    func testRestrictedSearchMatchesEdgeBasedDijkstra() {
+    @Test func testRestrictedSearchMatchesEdgeBasedDijkstra() {
         var checked = 0, differing = 0
         let ws = RouterWorkspace()
         for seed in UInt64(11)...13 {
@@ -108,7 +110,7 @@ final class RandomRestrictionTests: XCTestCase {
                 net.restrictions.append(TurnRestriction(fromWay: from, viaNode: v, toWay: to, kind: kind, vehicles: vehicles))
             }
             let graph = net.build()
-            XCTAssertGreaterThan(graph.searchStateCount, graph.nodeCount)
+            expectGreaterThan(graph.searchStateCount, graph.nodeCount)
             let plain = RoadGraphBuilder.build(RoadNetworkInput(nodes: net.nodes, ways: net.ways))
             for vehicle in [Vehicle.car, .bike] {
                 let ref = Reference(net.input, vehicle: vehicle, speed: RandomGraphTests.referenceSpeed(vehicle))
@@ -123,7 +125,7 @@ final class RandomRestrictionTests: XCTestCase {
                     let expected = ref.shortest(from: a, to: b)
                     let got = Router.travelTime(graph, from: sa, to: sb, vehicle: vehicle, workspace: ws)
                     if let expected {
-                        XCTAssertEqual(got?.seconds ?? -1, expected, accuracy: 1e-6 + expected * 1e-9,
+                        expectEqual(got?.seconds ?? -1, expected, accuracy: 1e-6 + expected * 1e-9,
                                        "seed \(seed) \(vehicle) \(a)->\(b)")
                         if got != nil, let p = Router.travelTime(plain, from: plain.snap(latitude: ref.lat[a], longitude: ref.lon[a], vehicle: vehicle)!,
                                                             to: plain.snap(latitude: ref.lat[b], longitude: ref.lon[b], vehicle: vehicle)!,
@@ -131,13 +133,13 @@ final class RandomRestrictionTests: XCTestCase {
                             differing += 1
                         }
                     } else {
-                        XCTAssertNil(got, "seed \(seed) \(vehicle) \(a)->\(b): expected no route")
+                        expectNil(got, "seed \(seed) \(vehicle) \(a)->\(b): expected no route")
                     }
                     checked += 1
                 }
             }
         }
-        XCTAssertGreaterThan(differing, 10, "restrictions should change some routes")
+        expectGreaterThan(differing, 10, "restrictions should change some routes")
         print("random restrictions: \(checked) pairs checked, \(differing) made slower by restrictions")
     }
 }

@@ -1,10 +1,12 @@
+import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// District 1 + 3 of Ho Chi Minh City (OSM 2018 extract shipped in DefaultData), read with a test-only XML reader.
-final class RealDataTests: XCTestCase {
+@Suite final class RealDataTests {
     nonisolated(unsafe) static var cached: (RoadNetworkInput, RoadGraph)?
 
     static func load() throws -> (RoadNetworkInput, RoadGraph) {
@@ -12,7 +14,7 @@ final class RealDataTests: XCTestCase {
         let here = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         let path = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/DefaultData/Resources/data/osm/hcmc_q1_q3_2018.osm").path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("no OSM extract at \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { try Test.cancel("no OSM extract at \(path)") }
         let t0 = monotonicMicros()
         let input = try TinyOSMXML.load(path: path)
         let t1 = monotonicMicros()
@@ -25,7 +27,7 @@ final class RealDataTests: XCTestCase {
         return (input, graph)
     }
 
-    func testRandomPairsMatchPlainDijkstra() throws {
+    @Test func testRandomPairsMatchPlainDijkstra() throws {
         let (input, graph) = try Self.load()
         let ws = RouterWorkspace(graph: graph)
         var rng = SeededRNG(seed: 2018)
@@ -42,33 +44,33 @@ final class RealDataTests: XCTestCase {
                 let expected = raw.shortest(from: a, to: b)
                 let got = Router.travelTime(graph, from: sa, to: sb, vehicle: vehicle, workspace: ws)
                 if let expected {
-                    XCTAssertEqual(got?.seconds ?? -1, expected, accuracy: 1e-6 + expected * 1e-9, "\(vehicle) \(a)->\(b)")
+                    expectEqual(got?.seconds ?? -1, expected, accuracy: 1e-6 + expected * 1e-9, "\(vehicle) \(a)->\(b)")
                 } else {
                     unreachable += 1
-                    XCTAssertNil(got)
+                    expectNil(got)
                 }
             }
             print("real data \(vehicle): \(count) pairs match plain Dijkstra (\(unreachable) unreachable)")
         }
     }
 
-    func testOnewayStreetAgainstItsDirection() throws {
+    @Test func testOnewayStreetAgainstItsDirection() throws {
         let (input, graph) = try Self.load()
         // Lê Thánh Tôn (way 320379106) is oneway=yes in the 2018 data.
-        let way = try XCTUnwrap(input.ways.first { $0.id == 320379106 })
-        XCTAssertEqual(way.tags["oneway"], "yes")
-        XCTAssertEqual(way.tags["name"], "Lê Thánh Tôn")
+        let way = try unwrap(input.ways.first { $0.id == 320379106 })
+        expectEqual(way.tags["oneway"], "yes")
+        expectEqual(way.tags["name"], "Lê Thánh Tôn")
         var coord: [Int64: GeoPoint] = [:]
         for i in 0..<input.nodeIDs.count { coord[input.nodeIDs[i]] = GeoPoint(input.nodeLatitudes[i], input.nodeLongitudes[i]) }
         let first = coord[way.nodeIDs.first!]!, last = coord[way.nodeIDs.last!]!
         var wayLength = 0.0
         for k in 1..<way.nodeIDs.count { wayLength += Geo.distance(coord[way.nodeIDs[k - 1]]!, coord[way.nodeIDs[k]]!) }
         let with = try Router.route(graph, points: [first, last], vehicle: .car)
-        XCTAssertEqual(with.distance, wayLength, accuracy: 1)
+        expectEqual(with.distance, wayLength, accuracy: 1)
         let against = try Router.route(graph, points: [last, first], vehicle: .car)
-        XCTAssertGreaterThan(against.distance, wayLength * 1.5, "car must detour against the one-way")
+        expectGreaterThan(against.distance, wayLength * 1.5, "car must detour against the one-way")
         let foot = try Router.route(graph, points: [last, first], vehicle: .foot)
-        XCTAssertLessThanOrEqual(foot.distance, wayLength + 1, "foot may walk against the one-way")
+        expectLessThanOrEqual(foot.distance, wayLength + 1, "foot may walk against the one-way")
         assertConsistent(against)
         assertConsistent(foot)
         print("Lê Thánh Tôn \(Int(wayLength)) m: car against → \(against.distance) m, \(against.instructions.count) steps: "
@@ -78,7 +80,7 @@ final class RealDataTests: XCTestCase {
     /// Full routes between random nodes are consistent (``assertConsistent``); the search times
     /// are printed for a look, not asserted (speed figures: `Scripts/bench*`), so only the
     /// asserted routes' searches are timed (1000 more searches cost seconds of a debug build).
-    func testTimingsOnRandomRoutes() throws {
+    @Test func testTimingsOnRandomRoutes() throws {
         let (_, graph) = try Self.load()
         let ws = RouterWorkspace(graph: graph)
         var rng = SeededRNG(seed: 77)

@@ -1,6 +1,8 @@
+import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 
@@ -227,38 +229,36 @@ func monotonicMicros() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e3
 }
 
-extension XCTestCase {
-    func assertConsistent(_ r: Route, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertFalse(r.instructions.isEmpty, file: file, line: line)
-        var dm = 0, ms = 0
-        for (i, ins) in r.instructions.enumerated() {
-            XCTAssertTrue(ins.interval.lowerBound >= 0 && ins.interval.upperBound < r.points.count,
-                          "interval \(ins.interval) outside points", file: file, line: line)
-            if i + 1 < r.instructions.count {
-                XCTAssertEqual(ins.interval.upperBound, r.instructions[i + 1].interval.lowerBound,
-                               "intervals not contiguous at \(i)", file: file, line: line)
-            }
-            dm += Int((ins.distance * 10).rounded())
-            ms += ins.time
-            XCTAssertTrue(ins.heading >= 0 && ins.heading < 360, file: file, line: line)
+func assertConsistent(_ r: Route, filePath: String = #filePath, line: Int = #line) {
+    expectFalse(r.instructions.isEmpty, filePath: filePath, line: line)
+    var dm = 0, ms = 0
+    for (i, ins) in r.instructions.enumerated() {
+        expectTrue(ins.interval.lowerBound >= 0 && ins.interval.upperBound < r.points.count,
+                      "interval \(ins.interval) outside points", filePath: filePath, line: line)
+        if i + 1 < r.instructions.count {
+            expectEqual(ins.interval.upperBound, r.instructions[i + 1].interval.lowerBound,
+                           "intervals not contiguous at \(i)", filePath: filePath, line: line)
         }
-        XCTAssertEqual(dm, Int((r.distance * 10).rounded()), "distances do not sum", file: file, line: line)
-        XCTAssertEqual(ms, r.time, "times do not sum", file: file, line: line)
-        let fin = r.instructions.last!
-        XCTAssertEqual(fin.sign, 4, file: file, line: line)
-        XCTAssertEqual(fin.text, "Đến nơi", file: file, line: line)
-        XCTAssertEqual(fin.distance, 0, file: file, line: line)
-        XCTAssertEqual(fin.time, 0, file: file, line: line)
-        XCTAssertEqual(fin.interval, (r.points.count - 1)...(r.points.count - 1), file: file, line: line)
-        XCTAssertNotNil(fin.lastHeading, file: file, line: line)
-        XCTAssertEqual(r.instructions.first!.interval.lowerBound, 0, file: file, line: line)
-        XCTAssertEqual(r.points.first, r.snappedWaypoints.first, file: file, line: line)
-        XCTAssertEqual(r.points.last, r.snappedWaypoints.last, file: file, line: line)
-        // Geometry length matches the reported distance.
-        var len = 0.0
-        for k in 1..<max(1, r.points.count) { len += Geo.distance(r.points[k - 1], r.points[k]) }
-        XCTAssertEqual(len, r.distance, accuracy: 0.5 + r.distance * 1e-6, file: file, line: line)
+        dm += Int((ins.distance * 10).rounded())
+        ms += ins.time
+        expectTrue(ins.heading >= 0 && ins.heading < 360, filePath: filePath, line: line)
     }
+    expectEqual(dm, Int((r.distance * 10).rounded()), "distances do not sum", filePath: filePath, line: line)
+    expectEqual(ms, r.time, "times do not sum", filePath: filePath, line: line)
+    let fin = r.instructions.last!
+    expectEqual(fin.sign, 4, filePath: filePath, line: line)
+    expectEqual(fin.text, "Đến nơi", filePath: filePath, line: line)
+    expectEqual(fin.distance, 0, filePath: filePath, line: line)
+    expectEqual(fin.time, 0, filePath: filePath, line: line)
+    expectEqual(fin.interval, (r.points.count - 1)...(r.points.count - 1), filePath: filePath, line: line)
+    expectNotNil(fin.lastHeading, filePath: filePath, line: line)
+    expectEqual(r.instructions.first!.interval.lowerBound, 0, filePath: filePath, line: line)
+    expectEqual(r.points.first, r.snappedWaypoints.first, filePath: filePath, line: line)
+    expectEqual(r.points.last, r.snappedWaypoints.last, filePath: filePath, line: line)
+    // Geometry length matches the reported distance.
+    var len = 0.0
+    for k in 1..<max(1, r.points.count) { len += Geo.distance(r.points[k - 1], r.points[k]) }
+    expectEqual(len, r.distance, accuracy: 0.5 + r.distance * 1e-6, filePath: filePath, line: line)
 }
 
 /// The tests' name for the shared seeded generator.

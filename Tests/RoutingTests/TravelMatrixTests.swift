@@ -1,11 +1,13 @@
 import ArrayBlob
+import Foundation
 import SeededRandom
 import SimTesting
-import XCTest
+import TestExpectations
+import Testing
 @testable import Routing
 
 /// `TravelMatrix` cells against `Router.route` / `Router.travelTime` for the same pairs.
-final class TravelMatrixTests: XCTestCase {
+@Suite final class TravelMatrixTests {
     /// Random points inside the graph's node bounding box, snapped (most fall inside edges, not on nodes).
     static func randomSnaps(_ graph: RoadGraph, count: Int, vehicle: Vehicle, rng: inout SeededRNG) -> [Snap] {
         let lats = graph.storage.nodeLatE7.map { Double($0) / 1e7 }, lons = graph.storage.nodeLonE7.map { Double($0) / 1e7 }
@@ -30,16 +32,16 @@ final class TravelMatrixTests: XCTestCase {
     /// A matrix cell against the route for that pair: weight exactly (same optimal cost), time and distance
     /// within 1 % (the route rounds per instruction; equally fast paths may differ in length).
     func assertCell(_ cell: TravelMatrix.Cell?, equals route: Route?, _ message: String,
-                    file: StaticString = #filePath, line: UInt = #line) {
-        guard let route else { XCTAssertNil(cell, message, file: file, line: line); return }
-        guard let cell else { XCTFail("nil cell but a route exists: " + message, file: file, line: line); return }
-        XCTAssertEqual(cell.seconds, route.weight, accuracy: 1e-9 * max(1, route.weight), message, file: file, line: line)
-        XCTAssertEqual(cell.seconds * 1000, Double(route.time), accuracy: 2 + Double(route.time) * 0.01, message,
-                       file: file, line: line)
-        XCTAssertEqual(cell.meters, route.distance, accuracy: 0.2 + route.distance * 0.01, message, file: file, line: line)
+                    filePath: String = #filePath, line: Int = #line) {
+        guard let route else { expectNil(cell, message, filePath: filePath, line: line); return }
+        guard let cell else { fail("nil cell but a route exists: " + message, filePath: filePath, line: line); return }
+        expectEqual(cell.seconds, route.weight, accuracy: 1e-9 * max(1, route.weight), message, filePath: filePath, line: line)
+        expectEqual(cell.seconds * 1000, Double(route.time), accuracy: 2 + Double(route.time) * 0.01, message,
+                       filePath: filePath, line: line)
+        expectEqual(cell.meters, route.distance, accuracy: 0.2 + route.distance * 0.01, message, filePath: filePath, line: line)
     }
 
-    func testTenByTenMatchesRouterOnRealGraphForTwoVehicles() throws {
+    @Test func testTenByTenMatchesRouterOnRealGraphForTwoVehicles() throws {
         let (_, graph) = try RealDataTests.load()
         let ws = RouterWorkspace(graph: graph)
         var rng = SeededRNG(seed: 1010)
@@ -54,8 +56,8 @@ final class TravelMatrixTests: XCTestCase {
             destinations.append(other)
             let matrix = try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: vehicle,
                                                   workspace: ws)
-            XCTAssertEqual(matrix.sourceCount, 10)
-            XCTAssertEqual(matrix.destinationCount, 10)
+            expectEqual(matrix.sourceCount, 10)
+            expectEqual(matrix.destinationCount, 10)
             var differentLength = 0, sumSeconds = 0.0
             for i in 0..<10 {
                 for j in 0..<10 {
@@ -70,43 +72,43 @@ final class TravelMatrixTests: XCTestCase {
             // On four threads, each with a workspace of its own, every cell is the same.
             let parallel = try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: vehicle,
                                                     parallelism: 4)
-            XCTAssertEqual(parallel, matrix, "parallel searches give the sequential matrix")
-            XCTAssertEqual(matrix[3, 8]?.seconds, 0, "same position")
-            XCTAssertEqual(matrix[3, 8]?.meters, 0)
-            XCTAssertGreaterThan(sumSeconds, 0)
+            expectEqual(parallel, matrix, "parallel searches give the sequential matrix")
+            expectEqual(matrix[3, 8]?.seconds, 0, "same position")
+            expectEqual(matrix[3, 8]?.meters, 0)
+            expectGreaterThan(sumSeconds, 0)
             print("matrix \(vehicle) 10×10: \(matrix.settledStates) states settled, \(differentLength) cells of another length (ties)")
         }
     }
 
-    func testSameEdgePartialValuesAndOnewayLoop() throws {
+    @Test func testSameEdgePartialValuesAndOnewayLoop() throws {
         let (_, graph) = try RealDataTests.load()
         let ws = RouterWorkspace(graph: graph)
         // A one-way edge for cars longer than 60 m: behind-the-start targets need a loop around the block.
         let s = graph.storage
-        let e = try XCTUnwrap((0..<graph.edgeCount).first { e in
+        let e = try unwrap((0..<graph.edgeCount).first { e in
             graph.isAccessible(edge: e, forward: true, vehicle: .car) && !graph.isAccessible(edge: e, forward: false, vehicle: .car)
                 && s.edgeDistance[e] > 60 && graph.segmentCount(edge: e) == 1 && graph.isSnappable(edge: e, vehicle: .car)
         })
         let a = graph.makeSnap(edge: e, segment: 0, t: 0.3, queryLatitude: 0, queryLongitude: 0)
         let b = graph.makeSnap(edge: e, segment: 0, t: 0.7, queryLatitude: 0, queryLongitude: 0)
         let matrix = try TravelMatrix.compute(graph, sources: [a, b], destinations: [a, b], vehicle: .car, workspace: ws)
-        let forward = try XCTUnwrap(matrix[0, 1])
-        XCTAssertEqual(forward.meters, b.distanceAlong - a.distanceAlong, accuracy: 1e-9)
-        XCTAssertEqual(forward.seconds, (b.distanceAlong - a.distanceAlong) * 3.6 / graph.speedKmh(edge: e, vehicle: .car),
+        let forward = try unwrap(matrix[0, 1])
+        expectEqual(forward.meters, b.distanceAlong - a.distanceAlong, accuracy: 1e-9)
+        expectEqual(forward.seconds, (b.distanceAlong - a.distanceAlong) * 3.6 / graph.speedKmh(edge: e, vehicle: .car),
                        accuracy: 1e-6)
-        XCTAssertEqual(matrix[0, 0], TravelMatrix.Cell(seconds: 0, meters: 0))
-        XCTAssertEqual(matrix[1, 1], TravelMatrix.Cell(seconds: 0, meters: 0))
+        expectEqual(matrix[0, 0], TravelMatrix.Cell(seconds: 0, meters: 0))
+        expectEqual(matrix[1, 1], TravelMatrix.Cell(seconds: 0, meters: 0))
         for (i, j) in [(0, 1), (1, 0)] {
             let route = try? Router.route(graph, snaps: [[a, b][i], [a, b][j]], vehicle: .car, workspace: ws)
             assertCell(matrix[i, j], equals: route, "same edge \(i)->\(j)")
         }
-        if let back = matrix[1, 0] { XCTAssertGreaterThan(back.meters, s.edgeDistance[e], "against the one-way: a loop") }
+        if let back = matrix[1, 0] { expectGreaterThan(back.meters, s.edgeDistance[e], "against the one-way: a loop") }
         // Foot may walk back along the edge.
         let foot = try TravelMatrix.compute(graph, sources: [b], destinations: [a], vehicle: .foot, workspace: ws)
-        XCTAssertEqual(try XCTUnwrap(foot[0, 0]).meters, b.distanceAlong - a.distanceAlong, accuracy: 1e-9)
+        expectEqual(try unwrap(foot[0, 0]).meters, b.distanceAlong - a.distanceAlong, accuracy: 1e-9)
     }
 
-    func testUnreachablePairsAreNil() throws {
+    @Test func testUnreachablePairsAreNil() throws {
         // 1 — 2 (two-way), 2 → 3 (one-way), and a separate road 4 — 5.
         var net = NetBuilder()
         net.node(1, 0, 0); net.node(2, 200, 0); net.node(3, 400, 0); net.node(4, 0, 500); net.node(5, 300, 500)
@@ -125,21 +127,21 @@ final class TravelMatrixTests: XCTestCase {
         for i in 0..<3 {
             for j in 0..<3 {
                 let expected = Router.travelTime(graph, from: points[i], to: points[j], vehicle: .car, workspace: ws)
-                XCTAssertEqual(matrix[i, j]?.seconds, expected?.seconds, "\(i)->\(j)")
+                expectEqual(matrix[i, j]?.seconds, expected?.seconds, "\(i)->\(j)")
                 if matrix[i, j] == nil { nils += 1 }
             }
         }
-        XCTAssertNotNil(matrix[0, 1], "with the one-way")
-        XCTAssertNil(matrix[1, 0], "against the one-way")
-        XCTAssertNil(matrix[0, 2], "another component")
-        XCTAssertEqual(matrix[0, 1]?.meters ?? 0, 400, accuracy: 0.5)
-        XCTAssertEqual(nils, 5, "only 0→0, 0→1, 1→1 and 2→2 have paths")
+        expectNotNil(matrix[0, 1], "with the one-way")
+        expectNil(matrix[1, 0], "against the one-way")
+        expectNil(matrix[0, 2], "another component")
+        expectEqual(matrix[0, 1]?.meters ?? 0, 400, accuracy: 0.5)
+        expectEqual(nils, 5, "only 0→0, 0→1, 1→1 and 2→2 have paths")
         // Foot ignores the one-way.
         let foot = try TravelMatrix.compute(graph, sources: [points[1]], destinations: [points[0]], vehicle: .foot)
-        XCTAssertNotNil(foot[0, 0])
+        expectNotNil(foot[0, 0])
     }
 
-    func testTurnRestrictionsMatchTheAStar() {
+    @Test func testTurnRestrictionsMatchTheAStar() {
         var net = RandomGraphTests.randomNetwork(seed: 12)
         var rng = SeededRNG(seed: 12 &* 31)
         var waysAt: [Int64: [Int64]] = [:]
@@ -153,7 +155,7 @@ final class TravelMatrixTests: XCTestCase {
             net.restrictions.append(TurnRestriction(fromWay: from, viaNode: v, toWay: to, kind: kind))
         }
         let graph = net.build()
-        XCTAssertGreaterThan(graph.searchStateCount, graph.nodeCount)
+        expectGreaterThan(graph.searchStateCount, graph.nodeCount)
         let ws = RouterWorkspace(graph: graph)
         var snaps = Self.randomSnaps(graph, count: 14, vehicle: .car, rng: &rng)
         snaps += (0..<6).map { _ in graph.position(ofNode: Int.random(in: 0..<graph.nodeCount, using: &rng)) }
@@ -164,32 +166,32 @@ final class TravelMatrixTests: XCTestCase {
                 let expected = Router.travelTime(graph, from: snaps[i], to: snaps[j], vehicle: .car, workspace: ws)
                 if let expected {
                     reachable += 1
-                    XCTAssertEqual(matrix[i, j]?.seconds ?? -1, expected.seconds, accuracy: 1e-9 * max(1, expected.seconds),
+                    expectEqual(matrix[i, j]?.seconds ?? -1, expected.seconds, accuracy: 1e-9 * max(1, expected.seconds),
                                    "\(i)->\(j)")
                 } else {
-                    XCTAssertNil(matrix[i, j], "\(i)->\(j)")
+                    expectNil(matrix[i, j], "\(i)->\(j)")
                 }
             }
         }
-        XCTAssertGreaterThan(reachable, 200)
+        expectGreaterThan(reachable, 200)
     }
 
-    func testDuplicatesAndCellLimit() throws {
+    @Test func testDuplicatesAndCellLimit() throws {
         let (_, graph) = try RealDataTests.load()
         var rng = SeededRNG(seed: 5)
         let snaps = Self.randomSnaps(graph, count: 3, vehicle: .car, rng: &rng)
         let sources = [snaps[0], snaps[1], snaps[0]], destinations = [snaps[2], snaps[1], snaps[2]]
         let matrix = try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: .car)
         let single = try TravelMatrix.compute(graph, sources: [snaps[0]], destinations: [snaps[2]], vehicle: .car)
-        XCTAssertEqual(matrix[0, 0], single[0, 0])
-        XCTAssertEqual(matrix[2, 2], single[0, 0])
-        XCTAssertEqual(matrix[0, 0], matrix[2, 0])
-        XCTAssertEqual(matrix[1, 1]?.seconds, 0)
-        XCTAssertThrowsError(try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: .car,
+        expectEqual(matrix[0, 0], single[0, 0])
+        expectEqual(matrix[2, 2], single[0, 0])
+        expectEqual(matrix[0, 0], matrix[2, 0])
+        expectEqual(matrix[1, 1]?.seconds, 0)
+        expectThrowsError(try TravelMatrix.compute(graph, sources: sources, destinations: destinations, vehicle: .car,
                                                       maxCells: 8)) { error in
-            XCTAssertEqual(error as? TravelMatrix.TooManyCells, TravelMatrix.TooManyCells(requested: 9, maxCells: 8))
+            expectEqual(error as? TravelMatrix.TooManyCells, TravelMatrix.TooManyCells(requested: 9, maxCells: 8))
         }
         let empty = try TravelMatrix.compute(graph, sources: [], destinations: snaps, vehicle: .car)
-        XCTAssertEqual(empty.cells.count, 0)
+        expectEqual(empty.cells.count, 0)
     }
 }
