@@ -227,7 +227,7 @@ struct ProxyRefusal: Error {
 
     /// The response bytes: status line, headers, JSON body `{"code", "message", …}`.
     var bytes: [UInt8] {
-        let body = String(decoding: HTTPResponse.codeMessageBody(code: code, message: message, extra: extra), as: UTF8.self) + "\n"
+        let body = String(decoding: CodeMessageBody.bytes(code: code, message: message, extra: extra), as: UTF8.self) + "\n"
         let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\nProxy-Agent: vietmap-sim\r\n\r\n"
         return Array((head + body).utf8)

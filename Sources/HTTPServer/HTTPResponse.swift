@@ -38,17 +38,11 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    /// The one writer of the `{"code":"…","message":"…"}` bodies the transport answers itself (the
-    /// server's 413 and 414, the proxy's refusals), any `extra` members after those two.
-    public static func codeMessageBody(code: String, message: String, extra: [(String, JSONValue)] = []) -> [UInt8] {
-        JSONSerializer.bytes(.object(JSONObject([("code", .string(code)), ("message", .string(message))] + extra)))
-    }
-
     /// The small JSON error body the server layer itself uses (413, 414):
     /// `{"code":"INVALID_REQUEST","message":"…"}`, plus `extraHeaders`
     /// (`HTTPServerConfiguration.errorResponseHeaders`).
     static func serverError(status: Int, message: String, extraHeaders: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var response = json(Data(codeMessageBody(code: "INVALID_REQUEST", message: message)), status: status)
+        var response = json(Data(CodeMessageBody.bytes(code: "INVALID_REQUEST", message: message)), status: status)
         for field in extraHeaders.fields { response.headers.set(field.name, field.value) }
         return response
     }

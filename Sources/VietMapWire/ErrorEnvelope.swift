@@ -15,12 +15,12 @@ public enum ErrorEnvelope: String, Sendable, CaseIterable {
 
     /// The body for `code` with `message`, written as bytes (`JSONWriter`) as every answer's JSON.
     public func body(code: String, message: String) -> [UInt8] {
+        if self == .codeMessage { return CodeMessageBody.bytes(code: code, message: message) }
         var writer = JSONWriter(capacity: 64 + message.utf8.count)
         writer.beginObject()
         switch self {
         case .codeMessage:
-            writer.member("code", code)
-            writer.member("message", message)
+            break  // written by CodeMessageBody above
         case .route:
             writer.member("license", "vietmap")
             writer.member("code", code)

@@ -55,8 +55,8 @@ import JSON
     /// exponent beyond 2^53), -0 as "0", non-finite as null, the shortest round-tripping digits otherwise;
     /// integers as `String(Int)`.
     @Test func testWriterPrintsValuesAsTheSerializer() {
-        let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 4999.1, -2.42, 0.1 + 0.2, 1e-7, 5e-324, 106.700812, 10.776923,
-                                 999_999_999_999_999, 1e15, -1e15, 1.5e15, 2e20, 9_007_199_254_740_993, .greatestFiniteMagnitude,
+        let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 4999.1, -2.42, 0.1 + 0.2, 1e-7, .leastNonzeroMagnitude, 106.700812, 10.776923,
+                                 999_999_999_999_999, 1e15, -1e15, 1.5e15, 2e20, 9_007_199_254_740_992, .greatestFiniteMagnitude,
                                  .nan, .infinity, -.infinity, (4.999_95 * 10).rounded() / 10, Double(351_400) / 1000]
         let expected = ["0", "0", "1", "-1", "0.5", "4999.1", "-2.42", "0.30000000000000004", "1e-07", "5e-324", "106.700812",
                         "10.776923", "999999999999999", "1000000000000000.0", "-1000000000000000.0", "1500000000000000.0", "2e+20",
