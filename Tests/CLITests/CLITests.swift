@@ -13,6 +13,9 @@ import FoundationNetworking
 /// The `vietmap-sim` binary as a user runs it: exit codes, one-line errors, the ready line,
 /// clean stop on SIGTERM.
 @Suite final class CLITests: TeardownBlocks {
+    /// Whether curl is where the proxy and TLS tests run it (their `.enabled(if:)` condition).
+    static let curlInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+
     /// The built executable, next to the test bundle.
     var binary: URL {
         CLIRunner.executable(besideBundleOf: CLITests.self)

@@ -7,8 +7,7 @@ import Testing
 /// CONNECT + TLS (the local CA in the cache) and over plain http, a `scenario:` key through the
 /// proxy, the journal on the direct port, and a 403 for any other host.
 extension CLITests {
-    @Test func testProxyAnswersMapsVietmapVnFromTheSimulator() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
+    @Test(.enabled(if: CLITests.curlInstalled, "needs /usr/bin/curl")) func testProxyAnswersMapsVietmapVnFromTheSimulator() throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -71,8 +70,7 @@ extension CLITests {
         expectTrue(stderr.contains("refused GET http://example.invalid"), stderr)
     }
 
-    @Test func testProxyWorksBesideATLSPort() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
+    @Test(.enabled(if: CLITests.curlInstalled, "needs /usr/bin/curl")) func testProxyWorksBesideATLSPort() throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }

@@ -34,7 +34,7 @@ extension CLITests {
         let text = lines.joined(separator: "\n")
         guard lines.count >= 2, let direct = UInt16(lines[0].split(separator: ":").last ?? ""),
               let proxy = UInt16(lines[1].split(separator: ":").last?.split(separator: " ").first ?? "") else {
-            try Test.cancel("serve did not start: \(text)")
+            throw TestFailure("serve did not start: \(text)")
         }
         return ProxiedServe(process: process, directPort: direct, proxyPort: proxy,
                             caPath: cache.appendingPathComponent("tls/ca.pem").path, stderr: err)
@@ -45,8 +45,7 @@ extension CLITests {
         try CLIRunner.curl(arguments, maxTime: 20)
     }
 
-    @Test func testTheAdminAPIIsNotReachableThroughTheProxy() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
+    @Test(.enabled(if: CLITests.curlInstalled, "needs /usr/bin/curl")) func testTheAdminAPIIsNotReachableThroughTheProxy() throws {
         let serve = try startProxiedServe(["--admin", "--proxy-pass", "127.0.0.1", "--proxy-pass", "localhost"])
         let proxy = "http://127.0.0.1:\(serve.proxyPort)"
         let direct = "127.0.0.1:\(serve.directPort)"
@@ -86,8 +85,7 @@ extension CLITests {
         expectTrue(journal.contains(#""count":"#), journal)
     }
 
-    @Test func testTheProxyDrainsRequestsInFlightOnSIGTERM() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
+    @Test(.enabled(if: CLITests.curlInstalled, "needs /usr/bin/curl")) func testTheProxyDrainsRequestsInFlightOnSIGTERM() throws {
         let scenarios = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-drain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: scenarios) }

@@ -10,8 +10,7 @@ import Testing
 /// fetched through the proxy too and answered by the simulator; over plain `http://` the inner
 /// URLs are `http://`.
 extension CLITests {
-    @Test func testAStyleThroughTheProxyKeepsTheWholeMapScreenOnTheProxy() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { try Test.cancel("needs /usr/bin/curl") }
+    @Test(.enabled(if: CLITests.curlInstalled, "needs /usr/bin/curl")) func testAStyleThroughTheProxyKeepsTheWholeMapScreenOnTheProxy() throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cli-proxy-map-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }

@@ -19,7 +19,7 @@ import Testing
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let then = text.range(of: "\nThen:\n"), let open = text.range(of: "```sh\n", range: then.upperBound..<text.endIndex),
               let close = text.range(of: "```", range: open.upperBound..<text.endIndex) else {
-            try Test.cancel("README.md has no \"Then:\" sh block")
+            throw TestFailure("README.md has no \"Then:\" sh block")
         }
         return String(text[open.upperBound..<close.lowerBound])
     }
