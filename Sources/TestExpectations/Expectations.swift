@@ -152,7 +152,7 @@ public func fail(_ message: String = "", fileID: String = #fileID, filePath: Str
 public struct UnwrapFailure: Error, CustomStringConvertible {
     /// The type that was expected.
     public let type: String
-    public var description: String { "unwrap found nil where a \(type) was expected (recorded at its line)" }
+    public var description: String { "unwrap found nil where a value of type \(type) was expected (recorded at its line)" }
 }
 
 /// The value, or a recorded failure and a thrown ``UnwrapFailure`` when it is nil (`XCTUnwrap`).
