@@ -15,13 +15,17 @@ public enum ErrorEnvelope: String, Sendable, CaseIterable {
 
     /// The body for `code` with `message`, written as bytes (`JSONWriter`) as every answer's JSON.
     public func body(code: String, message: String) -> [UInt8] {
-        if self == .codeMessage { return CodeMessageBody.bytes(code: code, message: message) }
-        var writer = JSONWriter(capacity: 64 + message.utf8.count)
-        writer.beginObject()
         switch self {
         case .codeMessage:
-            break  // written by CodeMessageBody above
+            return CodeMessageBody.bytes(code: code, message: message)
+        case .mapbox:
+            let translated = DirectionsCode(translating: code)
+            // The 200 failures keep `routes` (empty): mapbox-java's DirectionsResponse requires it.
+            let routes: [(String, JSONValue)] = translated == .noRoute || translated == .noSegment ? [("routes", .array([]))] : []
+            return CodeMessageBody.bytes(code: translated.rawValue, message: message, extra: routes)
         case .route:
+            var writer = JSONWriter(capacity: 96 + message.utf8.count)
+            writer.beginObject()
             writer.member("license", "vietmap")
             writer.member("code", code)
             writer.member("messages", message)
@@ -32,26 +36,20 @@ public enum ErrorEnvelope: String, Sendable, CaseIterable {
             } else {
                 writer.null()
             }
+            writer.endObject()
+            return writer.bytes
         case .matrix:
+            var writer = JSONWriter(capacity: 96 + message.utf8.count)
+            writer.beginObject()
             writer.member("code", code)
             writer.member("messages", message)
             writer.key("durations")
             writer.null()
             writer.key("distances")
             writer.null()
-        case .mapbox:
-            let translated = DirectionsCode(translating: code)
-            writer.member("code", translated.rawValue)
-            writer.member("message", message)
-            // The 200 failures keep `routes` (empty): mapbox-java's DirectionsResponse requires it.
-            if translated == .noRoute || translated == .noSegment {
-                writer.key("routes")
-                writer.beginArray()
-                writer.endArray()
-            }
+            writer.endObject()
+            return writer.bytes
         }
-        writer.endObject()
-        return writer.bytes
     }
 
     /// The envelope of `endpoint`; `{"code","message"}` for a path that is no endpoint.
