@@ -1,3 +1,6 @@
+// Guarded: a build without tests may not see Swift Testing (on a Mac it comes with the test frameworks, and
+// `swift build` builds this target too); the test targets, which use these, always do.
+#if canImport(Testing)
 import Testing
 
 // Swift Testing expectations with XCTest's argument shapes, as plain functions: the suites that spawn
@@ -162,3 +165,4 @@ public func unwrap<T>(_ expression: @autoclosure () throws -> T?, _ message: @au
     record("unwrap failed: expected non-nil value of type \"\(T.self)\"", message(), here(fileID, filePath, line, column))
     throw UnwrapFailure(type: "\(T.self)")
 }
+#endif
